@@ -1,0 +1,40 @@
+# Tern — the two commands a newcomer needs are `make demo` and `make test`.
+# Both install missing Debian packages first (Scripts/bootstrap, needs root when something is missing).
+
+SWIFT ?= swift
+SECONDS ?= 60
+
+.PHONY: all demo test build bootstrap fuzz bench clean
+
+all: test
+
+bootstrap:
+	@Scripts/bootstrap test
+
+## The main job: a full two-peer call on loopback with the debug tool's trace.
+demo:
+	@Scripts/bootstrap core
+	$(SWIFT) build -c release --product tern
+	.build/release/tern call --loopback
+
+## The whole test suite.
+test: bootstrap
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+build:
+	@Scripts/bootstrap core
+	$(SWIFT) build
+
+## libFuzzer over every parser of network input; SECONDS per target.
+fuzz:
+	@Scripts/bootstrap core
+	Scripts/fuzz $(SECONDS)
+
+## Release-mode benchmarks; figures printed, nothing asserted.
+bench:
+	@Scripts/bootstrap core
+	Scripts/bench
+
+clean:
+	rm -rf .build .build-fuzz

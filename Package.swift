@@ -1,0 +1,119 @@
+// swift-tools-version: 6.1
+// Tern: a WebRTC-style peer transport stack in Swift.
+// One target per layer; a layer depends only on the layers below it (Docs/ARCHITECTURE.md).
+import PackageDescription
+import class Foundation.ProcessInfo
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let log = Target.Dependency.product(name: "Logging", package: "swift-log")
+
+let package = Package(
+    name: "Tern",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "TernCore", targets: ["TernCore"]),
+        .library(name: "TernSDP", targets: ["TernSDP"]),
+        .library(name: "TernICE", targets: ["TernICE"]),
+        .library(name: "TernDTLS", targets: ["TernDTLS"]),
+        .library(name: "TernRTP", targets: ["TernRTP"]),
+        .library(name: "TernSCTP", targets: ["TernSCTP"]),
+        .library(name: "TernMedia", targets: ["TernMedia"]),
+        .library(name: "TernPeer", targets: ["TernPeer"]),
+        .library(name: "TernSignaling", targets: ["TernSignaling"]),
+        .library(name: "TernSignalingClient", targets: ["TernSignalingClient"]),
+        .library(name: "TernSignalingServer", targets: ["TernSignalingServer"]),
+        .library(name: "TernCall", targets: ["TernCall"]),
+        .library(name: "TernTrace", targets: ["TernTrace"]),
+        .executable(name: "tern", targets: ["tern"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        // No default traits: they add swift-configuration and Foundation extras the server does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+    ],
+    targets: [
+        // C libraries: system-library targets, each with its own prefixed `static inline` shims.
+        .systemLibrary(name: "CNice", pkgConfig: "nice", providers: [.apt(["libnice-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
+
+        // Layers, bottom up.
+        .target(name: "TernCore", dependencies: [log], swiftSettings: strict),
+        .target(name: "TernSDP", dependencies: ["TernCore"], swiftSettings: strict),
+        .target(name: "TernICE", dependencies: ["TernCore", "CNice"], swiftSettings: strict),
+        .target(name: "TernDTLS", dependencies: ["TernCore", "COpenSSL", "CSRTP"], swiftSettings: strict),
+        .target(name: "TernRTP", dependencies: ["TernCore"], swiftSettings: strict),
+        .target(name: "TernSCTP", dependencies: ["TernCore", .product(name: "DequeModule", package: "swift-collections")],
+                swiftSettings: strict),
+        .target(name: "TernMedia", dependencies: ["TernCore", "COpus", "CVPX"], swiftSettings: strict),
+        .target(name: "TernPeer",
+                dependencies: ["TernCore", "TernSDP", "TernICE", "TernDTLS", "TernRTP", "TernSCTP", "TernMedia"],
+                swiftSettings: strict),
+        .target(name: "TernSignaling", dependencies: ["TernCore"], swiftSettings: strict),
+        // A plain SwiftNIO WebSocket client (ws:// only): no TLS stack to build.
+        .target(name: "TernSignalingClient",
+                dependencies: ["TernCore", "TernSignaling",
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOWebSocket", package: "swift-nio")],
+                swiftSettings: strict),
+        .target(name: "TernSignalingServer",
+                dependencies: ["TernCore", "TernSignaling", .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
+                swiftSettings: strict),
+        .target(name: "TernCall", dependencies: ["TernCore", "TernPeer", "TernSignaling", "TernMedia"], swiftSettings: strict),
+        .target(name: "TernTrace", dependencies: ["TernCore"], swiftSettings: strict),
+
+        .executableTarget(
+            name: "tern",
+            dependencies: [
+                "TernCore", "TernSDP", "TernICE", "TernDTLS", "TernRTP", "TernSCTP", "TernMedia", "TernPeer",
+                "TernSignaling", "TernSignalingClient", "TernSignalingServer", "TernCall", "TernTrace",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), log,
+            ],
+            swiftSettings: strict),
+
+        .testTarget(name: "TernCoreTests", dependencies: ["TernCore"], swiftSettings: strict),
+        .testTarget(name: "TernSDPTests", dependencies: ["TernSDP", "TernCore"], resources: [.copy("Fixtures")],
+                    swiftSettings: strict),
+        .testTarget(name: "TernICETests", dependencies: ["TernICE", "TernCore"], swiftSettings: strict),
+        .testTarget(name: "TernDTLSTests", dependencies: ["TernDTLS", "TernCore"], swiftSettings: strict),
+        .testTarget(name: "TernRTPTests", dependencies: ["TernRTP", "TernCore"], resources: [.copy("Fixtures")],
+                    swiftSettings: strict),
+        .testTarget(name: "TernSCTPTests", dependencies: ["TernSCTP", "TernCore"], resources: [.copy("Fixtures")],
+                    swiftSettings: strict),
+        .testTarget(name: "TernMediaTests", dependencies: ["TernMedia", "TernCore"], swiftSettings: strict),
+        .testTarget(name: "TernPeerTests", dependencies: ["TernPeer", "TernCore", "TernMedia", "TernSDP", "TernSCTP"],
+                    swiftSettings: strict),
+        .testTarget(name: "TernSignalingTests",
+                    dependencies: ["TernSignaling", "TernSignalingClient", "TernSignalingServer", "TernCore"],
+                    swiftSettings: strict),
+        .testTarget(name: "TernCallTests", dependencies: ["TernCall", "TernCore"], swiftSettings: strict),
+        .testTarget(name: "TernTraceTests", dependencies: ["TernTrace", "TernCore"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// libFuzzer targets (Fuzz/<Name>/main.swift) exist only in fuzz builds: they have no `main` of
+// their own and link only with `--sanitize=fuzzer`. `make fuzz` sets TERN_FUZZ=1.
+if ProcessInfo.processInfo.environment["TERN_FUZZ"] != nil {
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("SDP", ["TernSDP"]), ("Candidate", ["TernSDP"]), ("RTP", ["TernRTP"]), ("RTCP", ["TernRTP"]),
+        ("SCTP", ["TernSCTP"]), ("DCEP", ["TernSCTP"]), ("VP8", ["TernMedia"]), ("DTLS", ["TernDTLS", "TernCore"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(name: "Fuzz\(name)", dependencies: dependencies,
+                                                 path: "Fuzz/\(name)", swiftSettings: strict))
+    }
+}
