@@ -1,0 +1,44 @@
+/// `a=ssrc:<ssrc> <attribute>[:<value>]` (RFC 5576 §4.1), e.g. `a=ssrc:1234 cname:abc`.
+public struct SSRCAttribute: SDPAttributeValue {
+    public static let attributeName = "ssrc"
+    /// The synchronisation source.
+    public var ssrc: UInt32
+    /// Source attribute name (`cname`, `msid`, ...); empty when the line has only the SSRC.
+    public var name: String
+    /// Source attribute value, if any.
+    public var value: String?
+
+    /// Creates an ssrc attribute.
+    public init(ssrc: UInt32, name: String, value: String? = nil) {
+        self.ssrc = ssrc
+        self.name = name
+        self.value = value
+    }
+
+    public init(attributeValue: Substring) throws(SDPValueError) {
+        let trimmed = Tokens.trimmed(attributeValue)
+        let idText: Substring
+        let rest: Substring
+        if let (i, r) = Tokens.splitOnce(trimmed, at: UInt8(ascii: " ")) {
+            idText = i
+            rest = Tokens.trimmed(r)
+        } else {
+            idText = trimmed
+            rest = ""
+        }
+        guard let ssrc = Tokens.number(idText, as: UInt32.self) else { throw SDPValueError("SSRC is not a 32-bit number") }
+        self.ssrc = ssrc
+        if let (n, v) = Tokens.splitOnce(rest, at: UInt8(ascii: ":")) {
+            name = String(n)
+            value = String(v)
+        } else {
+            name = String(rest)
+            value = nil
+        }
+    }
+
+    public var attributeValue: String {
+        if name.isEmpty { return "\(ssrc)" }
+        return value.map { "\(ssrc) \(name):\($0)" } ?? "\(ssrc) \(name)"
+    }
+}

@@ -1,0 +1,44 @@
+extension JsepSession {
+    /// Adds a trickled remote candidate (W3C `addIceCandidate`, RFC 8840 §4.4): it is appended to its
+    /// section of the remote description, so the negotiated result includes it. An empty candidate marks
+    /// end-of-candidates.
+    ///
+    /// - InvalidStateError: no remote description yet.
+    /// - OperationError: no section matches `sdpMid`/`sdpMLineIndex`, the ufrag is not the current one, or
+    ///   the candidate does not parse.
+    public mutating func addRemoteCandidate(_ candidate: IceCandidateInit) throws(JsepError) {
+        guard signalingState != .closed else { throw JsepError(.invalidState, "the session is closed") }
+        let usePending = pendingRemoteDescription != nil
+        guard var description = remoteDescription else {
+            throw JsepError(.invalidState, "addIceCandidate needs a remote description")
+        }
+        let index: Int
+        if let mid = candidate.sdpMid {
+            guard let found = description.media.firstIndex(where: { $0.mid == mid }) else {
+                throw JsepError(.operation, "no m= section has mid \(mid)")
+            }
+            index = found
+        } else if let line = candidate.sdpMLineIndex {
+            guard description.media.indices.contains(line) else { throw JsepError(.operation, "no m= section \(line)") }
+            index = line
+        } else {
+            throw JsepError(.operation, "the candidate has neither sdpMid nor sdpMLineIndex")
+        }
+        if let ufrag = candidate.usernameFragment,
+           ufrag != TransportAttributes.resolve(in: description, index: index).ufrag {
+            throw JsepError(.operation, "ufrag \(ufrag) is not the current remote ufrag")
+        }
+        let parsed: IceCandidate?
+        do {
+            parsed = try candidate.parsed()
+        } catch {
+            throw JsepError(.operation, "candidate does not parse: \(error)")
+        }
+        if let parsed {
+            if !description.media[index].candidates.contains(parsed) { description.media[index].append(parsed) }
+        } else if !description.media[index].endOfCandidates {
+            description.media[index].appendFlag("end-of-candidates")
+        }
+        if usePending { pendingRemoteDescription = description } else { currentRemoteDescription = description }
+    }
+}

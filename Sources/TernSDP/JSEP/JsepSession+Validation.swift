@@ -1,0 +1,26 @@
+extension JsepSession {
+    /// Every section we would use needs ICE credentials and a fingerprint, directly, through its BUNDLE-tagged
+    /// section, or at session level (RFC 8839 §5.4, RFC 8842 §5). With max-bundle we use only the sections of
+    /// the first BUNDLE group (or, without one, the first section with a port), so others need nothing: Firefox
+    /// writes stopped sections without ICE attributes, sometimes even with a non-zero port outside the group.
+    func validateTransport(_ description: SessionDescription) throws(JsepError) {
+        let bundled = description.bundleGroups.first?.mids
+        for (index, section) in description.media.enumerated() {
+            let used: Bool
+            if let bundled {
+                used = section.mid.map(bundled.contains) ?? false
+            } else {
+                used = description.media.firstIndex(where: { !$0.isRejected }) == index
+            }
+            guard used, !section.isRejected || section.isBundleOnly else { continue }
+            let transport = TransportAttributes.resolve(in: description, index: index)
+            let name = section.mid.map { "mid \($0)" } ?? "m= section \(index)"
+            guard transport.ufrag != nil, transport.pwd != nil else {
+                throw JsepError(.invalidAccess, "\(name) has no a=ice-ufrag/a=ice-pwd")
+            }
+            guard !transport.fingerprints.isEmpty else {
+                throw JsepError(.invalidAccess, "\(name) has no a=fingerprint")
+            }
+        }
+    }
+}

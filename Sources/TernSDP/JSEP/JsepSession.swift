@@ -1,0 +1,140 @@
+public import TernCore
+
+/// A sans-I/O JSEP negotiator (RFC 9429): creates offers and answers from local transceivers and a data
+/// channel wish, applies local and remote descriptions through the signaling state machine, and exposes
+/// the negotiated result. Everything it needs from outside — DTLS fingerprints, a random source for ICE
+/// credentials and the session id, candidates — is passed in.
+///
+/// Policies: BUNDLE with `max-bundle` (one transport; sections outside the offer's BUNDLE group are
+/// rejected), `rtcp-mux` required, `a=setup:actpass` in offers and `active` in answers by default.
+/// m= sections are never reordered, never removed and (a choice RFC 9429 §5.2.2 allows) never recycled.
+public struct JsepSession: Sendable {
+    /// Static inputs: fingerprints, codecs, policies.
+    public private(set) var configuration: JsepConfiguration
+    /// The W3C signaling state.
+    public internal(set) var signalingState: SignalingState = .stable
+    /// Local transceivers in creation order.
+    public internal(set) var transceivers: [Transceiver] = []
+    /// True when a data channel section should be offered (set by `addDataChannel()`).
+    public internal(set) var wantsDataChannel = false
+    /// The ICE credentials in use (or offered, during an ICE restart).
+    public internal(set) var localCredentials: IceCredentials
+    /// Local candidates written into descriptions created from now on.
+    public internal(set) var localCandidates: [IceCandidate] = []
+    /// True once local gathering finished: descriptions then carry `a=end-of-candidates`.
+    public internal(set) var localGatheringComplete = false
+
+    /// The last applied local description of a completed exchange.
+    public internal(set) var currentLocalDescription: SessionDescription?
+    /// A local offer or pranswer not yet completed.
+    public internal(set) var pendingLocalDescription: SessionDescription?
+    /// The last applied remote description of a completed exchange.
+    public internal(set) var currentRemoteDescription: SessionDescription?
+    /// A remote offer or pranswer not yet completed.
+    public internal(set) var pendingRemoteDescription: SessionDescription?
+
+    /// `pendingLocalDescription ?? currentLocalDescription`.
+    public var localDescription: SessionDescription? { pendingLocalDescription ?? currentLocalDescription }
+    /// `pendingRemoteDescription ?? currentRemoteDescription`.
+    public var remoteDescription: SessionDescription? { pendingRemoteDescription ?? currentRemoteDescription }
+
+    var random: SeededRandom
+    let sessionId: UInt64
+    var sessionVersion: UInt64 = 1
+    /// The m= line layout of the committed exchange.
+    var slots: [Slot] = []
+    /// True when the current local description was an offer (we were the offerer).
+    var currentLocalIsOffer = true
+    var lastOffer: (sdp: String, slots: [Slot], credentials: IceCredentials)?
+    var lastAnswer: (sdp: String, credentials: IceCredentials)?
+    var iceRestartRequested = false
+    var dtlsRole: DTLSRole?
+    /// State to return to on rollback (captured when leaving `stable`).
+    var snapshot: Snapshot?
+
+    /// Creates a negotiator. `random` supplies the session id and ICE credentials; seed it from a
+    /// cryptographic source in production and with a constant in tests.
+    public init(configuration: JsepConfiguration, random: SeededRandom) {
+        var random = random
+        self.configuration = configuration
+        self.sessionId = random.next() >> 2  // keep it below 2^62 (RFC 8866 §5.2 suggests NTP-like values)
+        self.localCredentials = IceCredentials.random(using: &random)
+        self.random = random
+    }
+
+    // MARK: Local intent
+
+    /// Adds a transceiver (W3C `addTransceiver`) and returns its index. It gets an m= section in the next offer,
+    /// or is matched to a new remote section of the same kind.
+    @discardableResult
+    public mutating func addTransceiver(_ transceiver: Transceiver) throws(JsepError) -> Int {
+        guard signalingState != .closed else { throw JsepError(.invalidState, "the session is closed") }
+        transceivers.append(transceiver)
+        return transceivers.count - 1
+    }
+
+    /// Changes what a transceiver wants to do (hold = `sendonly` or `inactive`); takes effect on renegotiation.
+    public mutating func setDirection(_ direction: RTPDirection, forTransceiverAt index: Int) throws(JsepError) {
+        guard transceivers.indices.contains(index) else { throw JsepError(.range, "no transceiver at index \(index)") }
+        guard !transceivers[index].isStopped, !transceivers[index].isStopping else {
+            throw JsepError(.invalidState, "transceiver \(index) is stopped")
+        }
+        transceivers[index].direction = direction
+    }
+
+    /// Replaces a transceiver's codec preferences (W3C `setCodecPreferences`).
+    public mutating func setCodecPreferences(_ codecs: [RTPCodec], forTransceiverAt index: Int) throws(JsepError) {
+        guard transceivers.indices.contains(index) else { throw JsepError(.range, "no transceiver at index \(index)") }
+        transceivers[index].codecPreferences = codecs
+    }
+
+    /// Sets the sender identity written for a transceiver.
+    public mutating func setSender(_ sender: SenderParameters?, forTransceiverAt index: Int) throws(JsepError) {
+        guard transceivers.indices.contains(index) else { throw JsepError(.range, "no transceiver at index \(index)") }
+        transceivers[index].sender = sender
+    }
+
+    /// Stops a transceiver (W3C `stop()`): its section gets port 0 in the next description; the mid is kept.
+    public mutating func stopTransceiver(at index: Int) throws(JsepError) {
+        guard transceivers.indices.contains(index) else { throw JsepError(.range, "no transceiver at index \(index)") }
+        if transceivers[index].mid == nil {
+            transceivers[index].isStopped = true
+        } else {
+            transceivers[index].isStopping = true
+        }
+        transceivers[index].currentDirection = nil
+    }
+
+    /// Asks for a data channel section (W3C: the first `createDataChannel` call).
+    public mutating func addDataChannel() throws(JsepError) {
+        guard signalingState != .closed else { throw JsepError(.invalidState, "the session is closed") }
+        wantsDataChannel = true
+    }
+
+    /// Requests an ICE restart (W3C `restartIce`): the next offer carries new credentials (RFC 8839 §4.4.1.1.1).
+    public mutating func restartIce() {
+        iceRestartRequested = true
+    }
+
+    /// Adds a gathered local candidate; it is written into descriptions created afterwards.
+    /// Returns the init to send to the remote side by trickle (RFC 8838).
+    @discardableResult
+    public mutating func addLocalCandidate(_ candidate: IceCandidate) -> IceCandidateInit {
+        localCandidates.append(candidate)
+        let tagged = (localDescription?.bundleGroups.first?.mids.first) ?? slots.first?.mid
+        let index = tagged.flatMap { mid in slots.firstIndex { $0.mid == mid } }
+        return IceCandidateInit(candidate, sdpMid: tagged, sdpMLineIndex: index, usernameFragment: localCredentials.ufrag)
+    }
+
+    /// Marks local gathering complete.
+    public mutating func setLocalGatheringComplete() { localGatheringComplete = true }
+
+    /// Closes the session (W3C `close()`); every further call fails with InvalidStateError.
+    public mutating func close() {
+        signalingState = .closed
+        for index in transceivers.indices {
+            transceivers[index].isStopped = true
+            transceivers[index].currentDirection = nil
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/// The `c=` line (RFC 8866 §5.7): `c=<nettype> <addrtype> <connection-address>`.
+public struct ConnectionData: Sendable, Equatable {
+    /// Network type, normally `IN`.
+    public var networkType: String
+    /// `IP4` or `IP6`.
+    public var addressType: String
+    /// The address (WebRTC uses `0.0.0.0` and carries real addresses in candidates).
+    public var address: String
+
+    /// Creates a connection line.
+    public init(networkType: String = "IN", addressType: String = "IP4", address: String = "0.0.0.0") {
+        self.networkType = networkType
+        self.addressType = addressType
+        self.address = address
+    }
+
+    init(parsing text: Substring) throws(SDPValueError) {
+        let parts = Tokens.fields(text)
+        guard parts.count == 3 else { throw SDPValueError("expected `<nettype> <addrtype> <address>`") }
+        networkType = String(parts[0])
+        addressType = String(parts[1])
+        address = String(parts[2])
+    }
+
+    var text: String { "\(networkType) \(addressType) \(address)" }
+}
