@@ -1,0 +1,46 @@
+public import TernCore
+
+/// Everything a `DTLSEndpoint` needs before its first datagram.
+public struct DTLSConfiguration: Sendable {
+    /// Client (`a=setup:active`) or server (`a=setup:passive`).
+    public var role: DTLSRole
+    /// This endpoint's certificate and key.
+    public var certificate: DTLSCertificate
+    /// Every `a=fingerprint` of the remote SDP; the peer's certificate must match one (RFC 8122 §5).
+    public var remoteFingerprints: [DTLSFingerprint]
+    /// use_srtp profiles in preference order (RFC 5764 §4.1.1); empty disables use_srtp.
+    public var srtpProfiles: [SRTPProtectionProfile]
+    /// The largest datagram DTLS may emit, in bytes (UDP payload). WebRTC stacks use 1200.
+    public var maximumDatagramSize: Int
+    /// First retransmission timeout (RFC 6347 §4.2.4.1 recommends 1 s).
+    public var initialRetransmissionTimeout: Duration
+    /// Cap of the doubling retransmission timeout (RFC 6347 §4.2.4.1: at least 60 s).
+    public var maximumRetransmissionTimeout: Duration
+
+    /// A configuration; the defaults are WebRTC's (all four SRTP profiles, AEAD first, 1200-byte
+    /// datagrams, 1 s initial retransmission timeout doubling to 60 s).
+    public init(
+        role: DTLSRole,
+        certificate: DTLSCertificate,
+        remoteFingerprints: [DTLSFingerprint],
+        srtpProfiles: [SRTPProtectionProfile] = SRTPProtectionProfile.defaultPreference,
+        maximumDatagramSize: Int = 1200,
+        initialRetransmissionTimeout: Duration = .seconds(1),
+        maximumRetransmissionTimeout: Duration = .seconds(60)
+    ) {
+        self.role = role
+        self.certificate = certificate
+        self.remoteFingerprints = remoteFingerprints
+        self.srtpProfiles = srtpProfiles
+        self.maximumDatagramSize = maximumDatagramSize
+        self.initialRetransmissionTimeout = initialRetransmissionTimeout
+        self.maximumRetransmissionTimeout = maximumRetransmissionTimeout
+    }
+
+    /// The cipher suites offered, ECDSA and RSA certificates both (GStreamer presents RSA-2048).
+    static let cipherList = [
+        "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256",
+        "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-RSA-AES256-GCM-SHA384",
+        "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
+    ].joined(separator: ":")
+}

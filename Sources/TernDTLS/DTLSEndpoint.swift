@@ -1,0 +1,175 @@
+public import TernCore
+internal import COpenSSL
+
+/// One DTLS 1.2 association (RFC 6347) with use_srtp (RFC 5764), sans-I/O: datagrams and
+/// time go in, datagrams, events and the next deadline come out. Nothing here reads a clock,
+/// opens a socket or starts a thread.
+///
+/// ```
+/// let endpoint = try DTLSEndpoint(configuration: config)
+/// endpoint.start(now: clock.now())                 // client: queues the ClientHello
+/// endpoint.handle(datagram: bytes, now: clock.now())
+/// endpoint.handleTimeout(now: clock.now())         // when now >= nextTimeout
+/// while let datagram = endpoint.pollTransmit() { try transport.send(datagram) }
+/// while let event = endpoint.pollEvent() { ... }
+/// ```
+///
+/// Thread-safety: single owner. The class is not `Sendable`; every call must come from one
+/// thread (or one actor/queue) at a time, which is what the OpenSSL `SSL` object requires.
+public final class DTLSEndpoint {
+    /// Where the association is.
+    public enum State: String, Sendable {
+        /// Created; a client waits for `start`, a server for the ClientHello.
+        case new
+        /// Handshake in progress.
+        case connecting
+        /// Handshake done, fingerprint verified.
+        case connected
+        /// close_notify sent or received.
+        case closed
+        /// Failed; see the `.failed` event.
+        case failed
+    }
+
+    /// This endpoint's role.
+    public let role: DTLSRole
+    /// The current state.
+    public internal(set) var state: State = .new
+    /// What was negotiated, once connected.
+    public internal(set) var connectionInfo: DTLSConnectionInfo?
+    /// Counters.
+    public internal(set) var statistics = DTLSStatistics()
+
+    let configuration: DTLSConfiguration
+    let io: EndpointIO
+    let context: OpaquePointer  // SSL_CTX *
+    let ssl: OpaquePointer  // SSL *
+
+    /// Creates the OpenSSL context and connection. Throws when no remote fingerprint is
+    /// configured (fail closed) or OpenSSL refuses the configuration.
+    public init(configuration: DTLSConfiguration) throws(DTLSError) {
+        guard !configuration.remoteFingerprints.isEmpty else { throw .missingRemoteFingerprint }
+        self.configuration = configuration
+        self.role = configuration.role
+        self.io = EndpointIO(
+            timer: DTLSTimer(initial: configuration.initialRetransmissionTimeout,
+                             maximum: configuration.maximumRetransmissionTimeout),
+            remoteFingerprints: configuration.remoteFingerprints)
+        OpenSSLErrorQueue.clear()
+        guard let context = try Self.makeContext(configuration) else {
+            throw .openSSL(operation: "SSL_CTX_new", reason: OpenSSLErrorQueue.drain())
+        }
+        guard let ssl = SSL_new(context) else {
+            SSL_CTX_free(context)
+            throw .openSSL(operation: "SSL_new", reason: OpenSSLErrorQueue.drain())
+        }
+        self.context = context
+        self.ssl = ssl
+        // From here on deinit frees both.
+        try configureConnection()
+    }
+
+    deinit {
+        SSL_free(ssl)  // frees both BIOs before `io` (their context) goes away
+        SSL_CTX_free(context)
+    }
+
+    /// Starts the handshake. A client queues its ClientHello; a server only starts listening.
+    public func start(now: Instant) {
+        guard state == .new else { return }
+        state = .connecting
+        if role == .client { driveHandshake(now: now) }
+    }
+
+    /// Feeds one received datagram (already demultiplexed as DTLS, RFC 7983).
+    /// Malformed datagrams are counted in `statistics` and dropped.
+    public func handle(datagram: [UInt8], now: Instant) {
+        switch state {
+        case .closed, .failed:
+            statistics.datagramsDroppedInWrongState += 1
+            return
+        case .new where role == .client:
+            statistics.datagramsDroppedInWrongState += 1
+            return
+        default: break
+        }
+        guard DTLSRecordFraming.isWellFormed(datagram, from: DTLSRoleOfPeer(isClient: role == .server)) else {
+            statistics.malformedDatagramsDropped += 1
+            return
+        }
+        statistics.datagramsReceived += 1
+        if state == .new { state = .connecting }
+        io.inbox.append(datagram)
+        if state == .connecting { driveHandshake(now: now) } else { readApplicationData(now: now) }
+        io.inbox.removeAll()
+        updateTimer(now: now)
+    }
+
+    /// When the retransmission timer fires next (RFC 6347 §4.2.4), or nil.
+    public var nextTimeout: Instant? { state == .connecting || state == .connected ? io.timer.deadline : nil }
+
+    /// Retransmits the current flight when `now` has reached `nextTimeout`; otherwise does nothing.
+    public func handleTimeout(now: Instant) {
+        guard state == .connecting || state == .connected,
+              let deadline = io.timer.deadline, now >= deadline else { return }
+        _ = io.timer.expireOpenSSLTimer()
+        OpenSSLErrorQueue.clear()
+        let result = tern_DTLSv1_handle_timeout(ssl)
+        if result < 0 {
+            fail(handshakeError())
+        } else if result > 0 {
+            statistics.retransmissionTimeouts += 1
+        }
+        updateTimer(now: now)
+    }
+
+    /// The most application data one record can carry without exceeding
+    /// `maximumDatagramSize` under the negotiated cipher (`DTLS_get_data_mtu`), once connected.
+    /// Larger records are still sent (up to 16 KiB) but need IP fragmentation.
+    public var maximumApplicationDataSize: Int? {
+        guard state == .connected else { return nil }
+        let size = DTLS_get_data_mtu(ssl)
+        return size > 0 ? size : nil
+    }
+
+    /// Sends one application data record (RFC 6347 §4.1; SCTP rides on these, RFC 8261).
+    /// Keep it within `maximumApplicationDataSize` so the record fits one datagram.
+    public func send(applicationData: [UInt8]) throws(DTLSError) {
+        switch state {
+        case .connected: break
+        case .new, .connecting: throw .notConnected
+        case .closed, .failed: throw .closed
+        }
+        let limit = 16_384
+        guard applicationData.count <= limit else { throw .messageTooLarge(size: applicationData.count, limit: limit) }
+        guard !applicationData.isEmpty else { return }
+        OpenSSLErrorQueue.clear()
+        let written = applicationData.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
+        guard written == Int32(applicationData.count) else {
+            throw .openSSL(operation: "SSL_write", reason: OpenSSLErrorQueue.drain())
+        }
+        statistics.applicationRecordsSent += 1
+    }
+
+    /// Sends close_notify (RFC 5246 §7.2.1) and stops the association.
+    public func close(now: Instant) {
+        guard state == .connected || state == .connecting else { return }
+        if state == .connected { _ = SSL_shutdown(ssl) }
+        state = .closed
+        updateTimer(now: now)
+    }
+
+    /// The next datagram to send, oldest first.
+    public func pollTransmit() -> [UInt8]? {
+        guard !io.outbox.isEmpty else { return nil }
+        statistics.datagramsSent += 1
+        return io.outbox.removeFirst()
+    }
+
+    /// The next event, oldest first.
+    public func pollEvent() -> DTLSEvent? { io.events.isEmpty ? nil : io.events.removeFirst() }
+
+    /// Whether retransmission timing follows the caller's `now` (OpenSSL 3.0.x) or, on other
+    /// OpenSSL versions, the system clock. See `DTLSTimer`.
+    public static var retransmissionFollowsCallerClock: Bool { DTLSTimer.followsCallerClock }
+}

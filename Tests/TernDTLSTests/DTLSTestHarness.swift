@@ -1,0 +1,144 @@
+import Synchronization
+import TernCore
+@testable import TernDTLS
+
+/// Two endpoints joined by a `SimulatedLink`, driven in virtual time: each step jumps `now`
+/// to the earliest of the next delivery and both endpoints' `nextTimeout` (str0m's `progress()`).
+final class DTLSTestHarness {
+    let client: DTLSEndpoint
+    let server: DTLSEndpoint
+    var link: SimulatedLink
+    var now: Instant = .zero
+    var clientEvents: [DTLSEvent] = []
+    var serverEvents: [DTLSEvent] = []
+    /// Every datagram the client/server emitted, in order (for replay/tamper tests).
+    var clientSent: [[UInt8]] = []
+    var serverSent: [[UInt8]] = []
+    /// Rewrites what the client sends before it reaches the link (e.g. to fragment it differently).
+    var clientRewrite: (([UInt8]) -> [[UInt8]])?
+
+    init(client: DTLSEndpoint, server: DTLSEndpoint, conditions: SimulatedLink.Conditions = .perfect, seed: UInt64 = 1) {
+        self.client = client
+        self.server = server
+        self.link = SimulatedLink(conditions: conditions, seed: seed)
+    }
+
+    /// A harness with fresh certificates; each side trusts the other's SHA-256 fingerprint.
+    static func make(
+        clientKey: DTLSCertificate.KeyType = .ecdsaP256, serverKey: DTLSCertificate.KeyType = .ecdsaP256,
+        profiles: [SRTPProtectionProfile] = SRTPProtectionProfile.defaultPreference,
+        conditions: SimulatedLink.Conditions = .perfect, seed: UInt64 = 1
+    ) throws -> DTLSTestHarness {
+        let clientCertificate = try Certificates.shared(clientKey)
+        let serverCertificate = try Certificates.shared(serverKey)
+        let client = try DTLSEndpoint(configuration: DTLSConfiguration(
+            role: .client, certificate: clientCertificate,
+            remoteFingerprints: [serverCertificate.fingerprint()], srtpProfiles: profiles))
+        let server = try DTLSEndpoint(configuration: DTLSConfiguration(
+            role: .server, certificate: serverCertificate,
+            remoteFingerprints: [clientCertificate.fingerprint()], srtpProfiles: profiles))
+        return DTLSTestHarness(client: client, server: server, conditions: conditions, seed: seed)
+    }
+
+    /// Moves queued datagrams onto the link and events into the logs.
+    func flush() {
+        while let datagram = client.pollTransmit() {
+            clientSent.append(datagram)
+            for rewritten in clientRewrite?(datagram) ?? [datagram] {
+                link.send(from: .a, datagram: rewritten, at: now)
+            }
+        }
+        while let datagram = server.pollTransmit() {
+            serverSent.append(datagram)
+            link.send(from: .b, datagram: datagram, at: now)
+        }
+        while let event = client.pollEvent() { clientEvents.append(event) }
+        while let event = server.pollEvent() { serverEvents.append(event) }
+    }
+
+    /// Runs until `done` holds or nothing is pending or `limit` of virtual time passed.
+    @discardableResult
+    func run(limit: Duration = .seconds(120), until done: (DTLSTestHarness) -> Bool) -> Bool {
+        let end = now + limit
+        while true {
+            flush()
+            if done(self) { return true }
+            let candidates = [link.nextDeliveryTime, client.nextTimeout, server.nextTimeout].compactMap { $0 }
+            guard let next = candidates.min(), next <= end else { return false }
+            now = max(now, next)
+            for delivery in link.deliverDue(at: now) {
+                (delivery.to == .a ? client : server).handle(datagram: delivery.datagram, now: now)
+            }
+            client.handleTimeout(now: now)
+            server.handleTimeout(now: now)
+        }
+    }
+
+    /// Starts the client and runs until both sides are connected (or something failed).
+    @discardableResult
+    func handshake(limit: Duration = .seconds(120)) -> Bool {
+        client.start(now: now)
+        server.start(now: now)
+        return run(limit: limit) {
+            ($0.client.state == .connected && $0.server.state == .connected)
+                || $0.client.state == .failed || $0.server.state == .failed
+        } && client.state == .connected && server.state == .connected
+    }
+
+    var clientKeying: SRTPKeyingMaterial? { Self.keying(in: clientEvents) }
+    var serverKeying: SRTPKeyingMaterial? { Self.keying(in: serverEvents) }
+
+    static func keying(in events: [DTLSEvent]) -> SRTPKeyingMaterial? {
+        for case let .connected(_, keying) in events { return keying }
+        return nil
+    }
+
+    static func failure(in events: [DTLSEvent]) -> DTLSError? {
+        for case let .failed(error) in events { return error }
+        return nil
+    }
+
+    static func applicationData(in events: [DTLSEvent]) -> [[UInt8]] {
+        events.compactMap { if case let .applicationData(bytes) = $0 { bytes } else { nil } }
+    }
+}
+
+/// Certificates are generated once per key type and reused across tests (RSA-2048 takes a while).
+enum Certificates {
+    private static let cache = Mutex<[String: DTLSCertificate]>([:])
+
+    static func shared(_ type: DTLSCertificate.KeyType) throws -> DTLSCertificate {
+        let name = "\(type)"
+        if let hit = cache.withLock({ $0[name] }) { return hit }
+        let made = try DTLSCertificate.generate(type)
+        return cache.withLock { cache in
+            if let hit = cache[name] { return hit }
+            cache[name] = made
+            return made
+        }
+    }
+}
+
+/// RTP packets for SRTP tests (RFC 3550 §5.1).
+enum RTPPacket {
+    static func make(sequence: UInt16, timestamp: UInt32 = 0, ssrc: UInt32 = 0x1234_5678, payload: [UInt8]) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.write(UInt8(0x80))
+        writer.write(UInt8(96))
+        writer.write(sequence)
+        writer.write(timestamp)
+        writer.write(ssrc)
+        writer.write(contentsOf: payload)
+        return writer.bytes
+    }
+
+    /// An RTCP receiver report with no blocks (RFC 3550 §6.4.2).
+    static func receiverReport(ssrc: UInt32 = 0x1234_5678) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.write(UInt8(0x80))
+        writer.write(UInt8(201))
+        writer.write(UInt16(1))
+        writer.write(ssrc)
+        return writer.bytes
+    }
+}
