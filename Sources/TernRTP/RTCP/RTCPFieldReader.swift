@@ -1,0 +1,53 @@
+import TernCore
+
+/// A bounds-checked reader over one RTCP packet body that turns `ByteReaderError`
+/// into `RTCPParseError` with the packet name, field and absolute offset.
+struct RTCPFieldReader {
+    var reader: ByteReader
+    let base: Int
+    let packet: String
+
+    init(_ body: ArraySlice<UInt8>, base: Int, packet: String) {
+        reader = ByteReader(body)
+        self.base = base
+        self.packet = packet
+    }
+
+    var offset: Int { base + reader.offset }
+    var count: Int { reader.count }
+    var isEmpty: Bool { reader.isEmpty }
+
+    private func wrap(_ field: String, _ error: ByteReaderError) -> RTCPParseError {
+        .truncated(packet: packet, field: field, offset: offset, underlying: error)
+    }
+
+    mutating func u8(_ field: String) throws(RTCPParseError) -> UInt8 {
+        do { return try reader.readUInt8() } catch { throw wrap(field, error) }
+    }
+
+    mutating func u16(_ field: String) throws(RTCPParseError) -> UInt16 {
+        do { return try reader.readUInt16() } catch { throw wrap(field, error) }
+    }
+
+    mutating func u24(_ field: String) throws(RTCPParseError) -> UInt32 {
+        do { return try reader.readUInt24() } catch { throw wrap(field, error) }
+    }
+
+    mutating func u32(_ field: String) throws(RTCPParseError) -> UInt32 {
+        do { return try reader.readUInt32() } catch { throw wrap(field, error) }
+    }
+
+    mutating func u64(_ field: String) throws(RTCPParseError) -> UInt64 {
+        do { return try reader.readUInt64() } catch { throw wrap(field, error) }
+    }
+
+    mutating func bytes(_ n: Int, _ field: String) throws(RTCPParseError) -> ArraySlice<UInt8> {
+        do { return try reader.readBytes(n) } catch { throw wrap(field, error) }
+    }
+
+    mutating func rest() -> ArraySlice<UInt8> { reader.readRemaining() }
+
+    func invalid(_ field: String, _ reason: String) -> RTCPParseError {
+        .invalidField(packet: packet, field: field, reason: reason, offset: offset)
+    }
+}

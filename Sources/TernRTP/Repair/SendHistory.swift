@@ -1,0 +1,68 @@
+public import TernCore
+
+/// A bounded history of sent RTP packets, a ring buffer indexed by sequence
+/// number, that answers NACKs (RFC 4585 §6.2.1) with retransmissions: the packet
+/// itself, or an RTX packet (RFC 4588) when an `RTXEncoder` is configured.
+/// A packet is resent at most once per RTT, and not at all once older than `maxAge`.
+public struct SendHistory: Sendable {
+    private struct Slot: Sendable {
+        var packet: RTPPacket
+        var sentAt: Instant
+        var lastResent: Instant?
+    }
+
+    private var slots: [Slot?]
+    /// The RTX stream to retransmit on, or nil for plain retransmission.
+    public var rtx: RTXEncoder?
+    /// Packets older than this are not resent.
+    public var maxAge: Duration
+    /// Retransmissions produced, and requests that could not be served (evicted, too old, or too soon).
+    public private(set) var retransmitted: UInt64 = 0
+    /// Requests that could not be served (evicted, too old, or resent within one RTT).
+    public private(set) var missed: UInt64 = 0
+
+    /// A history of `capacity` packets (the last `capacity` sequence numbers).
+    public init(capacity: Int = 1024, rtx: RTXEncoder? = nil, maxAge: Duration = .seconds(2)) {
+        slots = Array(repeating: nil, count: max(1, capacity))
+        self.rtx = rtx
+        self.maxAge = maxAge
+    }
+
+    /// Stores a sent packet (its payload slice keeps the sent buffer alive; no copy).
+    public mutating func store(_ packet: RTPPacket, at now: Instant) {
+        slots[Int(packet.sequenceNumber) % slots.count] = Slot(packet: packet, sentAt: now, lastResent: nil)
+    }
+
+    /// The stored packet with `sequenceNumber`, if still held.
+    public func packet(sequenceNumber: UInt16) -> RTPPacket? {
+        guard let slot = slots[Int(sequenceNumber) % slots.count], slot.packet.sequenceNumber == sequenceNumber else { return nil }
+        return slot.packet
+    }
+
+    /// Retransmissions answering `nack`, in request order. `rtt` (when known)
+    /// stops the same packet being resent twice within one round trip.
+    public mutating func respond(to nack: GenericNACK, at now: Instant, rtt: Duration? = nil) -> [RTPPacket] {
+        var out: [RTPPacket] = []
+        for seq in nack.lostSequenceNumbers {
+            let index = Int(seq) % slots.count
+            guard var slot = slots[index], slot.packet.sequenceNumber == seq, now - slot.sentAt <= maxAge else {
+                missed += 1
+                continue
+            }
+            if let last = slot.lastResent, let rtt, now - last < rtt {
+                missed += 1
+                continue
+            }
+            slot.lastResent = now
+            slots[index] = slot
+            if var encoder = rtx {
+                out.append(encoder.wrap(slot.packet))
+                rtx = encoder
+            } else {
+                out.append(slot.packet)
+            }
+            retransmitted += 1
+        }
+        return out
+    }
+}

@@ -1,0 +1,198 @@
+public import TernCore
+
+/// Reception statistics of one remote source (SSRC), per RFC 3550 Appendix A:
+/// A.1 sequence-number validation with probation, A.3 loss accounting, A.8
+/// interarrival jitter. Sans-I/O: each packet comes with its arrival `Instant`.
+public struct ReceiveStatistics: Sendable {
+    /// RFC 3550 A.1 constants.
+    public static let maxDropout: UInt16 = 3000
+    /// RFC 3550 A.1 MAX_MISORDER.
+    public static let maxMisorder: UInt16 = 100
+    /// RFC 3550 A.1 MIN_SEQUENTIAL: packets in sequence before a source is valid.
+    public static let minSequential = 2
+    static let sequenceModulo: UInt32 = 1 << 16
+
+    /// The source these statistics describe.
+    public let ssrc: UInt32
+    /// The RTP clock rate of the source's payload format (Hz).
+    public let clockRate: UInt32
+
+    // A.1 state.
+    private var maxSeq: UInt16 = 0
+    private var cycles: UInt32 = 0
+    private var baseSeq: UInt32 = 0
+    private var badSeq: UInt32 = sequenceModulo + 1
+    private var probation = minSequential
+    private var started = false
+    /// Packets counted as received (A.1 `received`).
+    public private(set) var received: UInt64 = 0
+    private var expectedPrior: Int64 = 0
+    private var receivedPrior: UInt64 = 0
+
+    // A.8 state.
+    private var lastTransit: Int64?
+    /// Interarrival jitter estimate in timestamp units (A.8, kept fractional).
+    public private(set) var jitterUnits: Double = 0
+
+    /// Payload bytes received, header bytes received, duplicates, packets dropped by validation.
+    public private(set) var bytesReceived: UInt64 = 0
+    /// RTP header and padding bytes received.
+    public private(set) var headerBytesReceived: UInt64 = 0
+    /// Packets A.1 judged invalid or received on probation.
+    public private(set) var packetsDiscardedByValidation: UInt64 = 0
+    /// Arrival time of the last counted packet.
+    public private(set) var lastPacketReceived: Instant?
+
+    // Last SR from this source, for LSR/DLSR.
+    private var lastSRMiddle: UInt32 = 0
+    private var lastSRArrival: Instant?
+
+    /// Empty statistics for the source `ssrc` at `clockRate` Hz.
+    public init(ssrc: UInt32, clockRate: UInt32) {
+        self.ssrc = ssrc
+        self.clockRate = clockRate
+    }
+
+    /// Records one received RTP packet. Returns false while the source is on
+    /// probation or when A.1 judges the sequence number invalid (the packet should
+    /// then not be handed to the decoder). A retransmission (`isRetransmission`,
+    /// e.g. unwrapped from RTX) counts as received but does not feed the jitter
+    /// estimate, whose transit time it would distort (as libwebrtc does).
+    @discardableResult
+    public mutating func record(sequenceNumber seq: UInt16, timestamp: UInt32, payloadBytes: Int, headerBytes: Int, at now: Instant,
+                                isRetransmission: Bool = false) -> Bool {
+        guard updateSequence(seq) else {
+            packetsDiscardedByValidation += 1
+            return false
+        }
+        bytesReceived += UInt64(max(0, payloadBytes))
+        headerBytesReceived += UInt64(max(0, headerBytes))
+        lastPacketReceived = now
+        guard !isRetransmission else { return true }
+        // A.8: transit = arrival (in RTP units) - timestamp; J += (|D| - J) / 16.
+        let arrivalUnits = Int64((Int128(now.nanoseconds) * Int128(clockRate)) / 1_000_000_000)
+        let transit = arrivalUnits &- Int64(timestamp)
+        if let lastTransit {
+            // Differences of 32-bit timestamps wrap: take them modulo 2^32 as signed.
+            let d = Int64(Int32(truncatingIfNeeded: transit &- lastTransit))
+            jitterUnits += (Double(d.magnitude) - jitterUnits) / 16
+        }
+        lastTransit = transit
+        return true
+    }
+
+    /// Records one parsed packet.
+    @discardableResult
+    public mutating func record(_ packet: RTPPacket, at now: Instant, isRetransmission: Bool = false) -> Bool {
+        record(sequenceNumber: packet.sequenceNumber, timestamp: packet.timestamp, payloadBytes: packet.payload.count,
+               headerBytes: packet.headerSize + packet.padding.count, at: now, isRetransmission: isRetransmission)
+    }
+
+    /// RFC 3550 A.1 `update_seq`.
+    private mutating func updateSequence(_ seq: UInt16) -> Bool {
+        if !started {
+            // A.1: init_seq(s, seq); s->max_seq = seq - 1; s->probation = MIN_SEQUENTIAL.
+            initSequence(seq)
+            maxSeq = seq &- 1
+            probation = Self.minSequential
+            started = true
+        }
+        let udelta = seq &- maxSeq
+        if probation > 0 {
+            // Source is not valid until MIN_SEQUENTIAL packets in sequence have arrived.
+            if seq == maxSeq &+ 1 {
+                probation -= 1
+                maxSeq = seq
+                if probation == 0 {
+                    initSequence(seq)
+                    received += 1
+                    return true
+                }
+            } else {
+                probation = Self.minSequential - 1
+                maxSeq = seq
+            }
+            return false
+        } else if udelta < Self.maxDropout {
+            // In order, with a permissible gap.
+            if seq < maxSeq { cycles += Self.sequenceModulo }
+            maxSeq = seq
+        } else if UInt32(udelta) <= Self.sequenceModulo - UInt32(Self.maxMisorder) {
+            // The sequence number made a very large jump.
+            if UInt32(seq) == badSeq {
+                // Two sequential packets: assume the other side restarted without telling us.
+                initSequence(seq)
+            } else {
+                badSeq = (UInt32(seq) + 1) & (Self.sequenceModulo - 1)
+                return false
+            }
+        } else {
+            // Duplicate or reordered packet: counted.
+        }
+        received += 1
+        return true
+    }
+
+    private mutating func initSequence(_ seq: UInt16) {
+        baseSeq = UInt32(seq)
+        maxSeq = seq
+        badSeq = Self.sequenceModulo + 1
+        cycles = 0
+        received = 0
+        receivedPrior = 0
+        expectedPrior = 0
+    }
+
+    /// Extended highest sequence number received (A.3: cycles + max_seq).
+    public var extendedHighestSequence: UInt32 { cycles &+ UInt32(maxSeq) }
+
+    /// Packets expected (A.3: extended_max - base_seq + 1).
+    public var expected: Int64 {
+        guard started, probation == 0 else { return 0 }
+        return Int64(extendedHighestSequence) - Int64(baseSeq) + 1
+    }
+
+    /// Cumulative packets lost (A.3), negative when duplicates outnumber losses.
+    public var cumulativeLost: Int64 { expected - Int64(received) }
+
+    /// Interarrival jitter in seconds (W3C `jitter`).
+    public var jitterSeconds: Double { clockRate == 0 ? 0 : jitterUnits / Double(clockRate) }
+
+    /// Records an SR from this source, for LSR/DLSR in the next report block.
+    public mutating func recordSenderReport(_ ntp: NTPTimestamp, at now: Instant) {
+        lastSRMiddle = ntp.middle32
+        lastSRArrival = now
+    }
+
+    /// Builds this source's report block and starts a new loss interval (A.3:
+    /// fraction lost is over the interval since the previous block).
+    public mutating func makeReportBlock(at now: Instant) -> ReportBlock {
+        let expectedNow = expected
+        let expectedInterval = expectedNow - expectedPrior
+        expectedPrior = expectedNow
+        let receivedInterval = Int64(received) - Int64(receivedPrior)
+        receivedPrior = received
+        let lostInterval = expectedInterval - receivedInterval
+        let fraction: UInt8 = (expectedInterval == 0 || lostInterval <= 0)
+            ? 0 : UInt8(truncatingIfNeeded: min(255, (lostInterval << 8) / expectedInterval))
+        // A.3: clamp cumulative loss to the signed 24-bit field.
+        let lost = Int32(max(-0x80_0000, min(0x7F_FFFF, cumulativeLost)))
+        var dlsr: UInt32 = 0
+        if let arrival = lastSRArrival {
+            // DLSR in units of 1/65536 s.
+            let elapsed = max(0, (now - arrival).nanoseconds)
+            dlsr = UInt32(truncatingIfNeeded: min(Int64(UInt32.max), (Int64(elapsed) << 16) / 1_000_000_000))
+        }
+        return ReportBlock(ssrc: ssrc, fractionLost: fraction, cumulativeLost: lost,
+                           extendedHighestSequence: extendedHighestSequence,
+                           jitter: UInt32(min(Double(UInt32.max), jitterUnits.rounded(.down))),
+                           lastSenderReport: lastSRMiddle, delaySinceLastSenderReport: dlsr)
+    }
+
+    /// The W3C `RTCInboundRtpStreamStats` view of these statistics.
+    public var inboundStats: InboundRTPStreamStats {
+        InboundRTPStreamStats(ssrc: ssrc, packetsReceived: received, packetsLost: cumulativeLost, jitter: jitterSeconds,
+                              bytesReceived: bytesReceived, headerBytesReceived: headerBytesReceived,
+                              packetsDiscarded: packetsDiscardedByValidation)
+    }
+}

@@ -1,0 +1,115 @@
+import Testing
+import TernCore
+import TernRTP
+
+@Suite("NACK generator, send history and RTX (RFC 4585, RFC 4588)")
+struct LossRepairTests {
+    func ms(_ v: Int64) -> Instant { Instant(nanoseconds: v * 1_000_000) }
+
+    @Test("a gap is NACKed at once, re-requested after one RTT, and stops when the packet arrives")
+    func gapLifecycle() throws {
+        var gen = NACKGenerator(senderSSRC: 1, mediaSSRC: 2)
+        gen.received(sequenceNumber: 10, at: ms(0))
+        gen.received(sequenceNumber: 14, at: ms(5))
+        let polled = gen.poll(now: ms(5), rtt: .milliseconds(50))
+        let first = try #require(polled)
+        #expect(first.lostSequenceNumbers == [11, 12, 13])
+        #expect(first.mediaSSRC == 2)
+        let early = gen.poll(now: ms(30), rtt: .milliseconds(50))
+        #expect(early == nil)
+        #expect(gen.nextTimeout(rtt: .milliseconds(50)) == ms(55))
+        gen.received(sequenceNumber: 12, at: ms(40))
+        let polledAgain = gen.poll(now: ms(55), rtt: .milliseconds(50))
+        let second = try #require(polledAgain)
+        #expect(second.lostSequenceNumbers == [11, 13])
+        #expect(gen.recovered == 1)
+    }
+
+    @Test("retries are limited and old packets are given up")
+    func retryLimit() {
+        var gen = NACKGenerator(senderSSRC: 1, mediaSSRC: 2, configuration: .init(maxRetries: 3, maxAge: .seconds(10)))
+        gen.received(sequenceNumber: 1, at: ms(0))
+        gen.received(sequenceNumber: 3, at: ms(0))
+        var requests = 0
+        for t in stride(from: Int64(0), through: 1000, by: 100) where gen.poll(now: ms(t), rtt: .milliseconds(100)) != nil {
+            requests += 1
+        }
+        #expect(requests == 3)
+        #expect(gen.missingSequenceNumbers.isEmpty)
+        #expect(gen.givenUp == 1)
+
+        var aged = NACKGenerator(senderSSRC: 1, mediaSSRC: 2, configuration: .init(maxAge: .milliseconds(300)))
+        aged.received(sequenceNumber: 1, at: ms(0))
+        aged.received(sequenceNumber: 3, at: ms(0))
+        _ = aged.poll(now: ms(0))
+        let late = aged.poll(now: ms(400))
+        #expect(late == nil)
+        #expect(aged.givenUp == 1)
+    }
+
+    @Test("gaps across the sequence wrap are detected, and a huge gap asks for a keyframe")
+    func wrapAndOverflow() throws {
+        var gen = NACKGenerator(senderSSRC: 1, mediaSSRC: 2, configuration: .init(maxMissing: 100))
+        gen.received(sequenceNumber: 65534, at: ms(0))
+        gen.received(sequenceNumber: 1, at: ms(1))
+        #expect(gen.missingSequenceNumbers == [65535, 0])
+        let polled = gen.poll(now: ms(1))
+        let nack = try #require(polled)
+        #expect(nack.entries == [GenericNACK.Entry(packetID: 65535, bitmask: 1)])
+        gen.received(sequenceNumber: 500, at: ms(2))
+        let keyframe = gen.takeKeyframeRequest()
+        #expect(keyframe)
+        #expect(gen.missingSequenceNumbers.isEmpty)
+    }
+
+    @Test("send history answers a NACK with the stored packets, once per RTT, and misses evicted ones")
+    func historyPlain() {
+        var history = SendHistory(capacity: 8)
+        for seq: UInt16 in 0..<20 {
+            history.store(RTPPacket(payloadType: 96, sequenceNumber: seq, timestamp: 0, ssrc: 5, payload: [UInt8(seq)][...]), at: ms(Int64(seq)))
+        }
+        let nack = GenericNACK(senderSSRC: 9, mediaSSRC: 5, lost: [3, 15, 19])
+        let resent = history.respond(to: nack, at: ms(30), rtt: .milliseconds(100))
+        #expect(resent.map(\.sequenceNumber) == [15, 19])  // 3 was overwritten by 11
+        #expect(history.missed == 1)
+        let tooSoon = history.respond(to: nack, at: ms(50), rtt: .milliseconds(100))
+        #expect(tooSoon.isEmpty)
+        let afterRTT = history.respond(to: nack, at: ms(200), rtt: .milliseconds(100))
+        #expect(afterRTT.map(\.sequenceNumber) == [15, 19])
+    }
+
+    @Test("with RTX, retransmissions carry the OSN on their own SSRC, PT and sequence, and unwrap to the original")
+    func historyRTX() throws {
+        var history = SendHistory(capacity: 64, rtx: RTXEncoder(ssrc: 0xAAAA, payloadType: 97, initialSequenceNumber: 65535))
+        let original = RTPPacket(marker: true, payloadType: 96, sequenceNumber: 40, timestamp: 1234, ssrc: 0x5555, payload: [7, 8, 9][...])
+        history.store(original, at: ms(0))
+        let rtx = history.respond(to: GenericNACK(senderSSRC: 1, mediaSSRC: 0x5555, lost: [40]), at: ms(10))
+        #expect(rtx.count == 1)
+        let packet = try #require(rtx.first)
+        #expect(packet.ssrc == 0xAAAA && packet.payloadType == 97 && packet.sequenceNumber == 65535)
+        #expect(Array(packet.payload) == [0, 40, 7, 8, 9])
+        #expect(history.rtx?.nextSequenceNumber == 0)
+        let parsed = try RTPPacket(parsing: packet.bytes)
+        #expect(try RTXDecoder.unwrap(parsed, originalSSRC: 0x5555, originalPayloadType: 96) == original)
+        #expect(throws: RTPParseError.payloadTooShort(needed: 2, available: 1)) {
+            try RTXDecoder.unwrap(RTPPacket(payloadType: 97, sequenceNumber: 0, timestamp: 0, ssrc: 1, payload: [1][...]),
+                                  originalSSRC: 1, originalPayloadType: 96)
+        }
+    }
+
+    @Test("with a reordering delay, a packet that was only late is never NACKed")
+    func reorderingDelay() throws {
+        var gen = NACKGenerator(senderSSRC: 1, mediaSSRC: 2, configuration: .init(reorderingDelay: .milliseconds(5)))
+        gen.received(sequenceNumber: 1, at: ms(0))
+        gen.received(sequenceNumber: 3, at: ms(0))
+        #expect(gen.nextTimeout() == ms(5))
+        let early = gen.poll(now: ms(2))
+        #expect(early == nil)
+        gen.received(sequenceNumber: 2, at: ms(3))  // it was only reordered
+        let later = gen.poll(now: ms(10))
+        #expect(later == nil)
+        gen.received(sequenceNumber: 5, at: ms(10))
+        let due = gen.poll(now: ms(15))
+        #expect(due?.lostSequenceNumbers == [4])
+    }
+}
