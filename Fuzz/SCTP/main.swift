@@ -1,0 +1,13 @@
+// libFuzzer target: the SCTP packet and chunk parser (checksum not required, so chunks are reached).
+// Built only with TERN_FUZZ=1 (see Package.swift and Scripts/fuzz); libFuzzer supplies main().
+import TernSCTP
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    if let packet = try? SCTPPacket.parse(bytes, verifyChecksum: false) {
+        // What parses must serialize and parse again (with its checksum now correct).
+        _ = try? SCTPPacket.parse(packet.serialize(), verifyChecksum: true)
+    }
+    return 0
+}

@@ -1,0 +1,190 @@
+public import TernCore
+
+/// Association setup (RFC 9260 §5.1, §5.2).
+extension SCTPAssociation {
+    /// Sends INIT and enters COOKIE-WAIT (RFC 9260 §5.1 step A).
+    public func connect(now: Instant) {
+        guard state == .closed, !terminated else { return }
+        let initChunk = InitChunk(initiateTag: localTag, advertisedReceiverWindowCredit: UInt32(clamping: receiveBufferSize),
+                                  outboundStreams: config.outboundStreams, inboundStreams: config.inboundStreams,
+                                  initialTSN: localInitialTSN, parameters: localExtensionParameters())
+        pendingInit = initChunk
+        state = .cookieWait
+        initRetransmissions = 0
+        sendRaw([.initiation(initChunk)], tag: 0)
+        t1Deadline = now + rto.rto
+    }
+
+    func localExtensionParameters() -> [SCTPParameter] {
+        [.supportedExtensions([SCTPChunk.Kind.forwardTSN, SCTPChunk.Kind.reconfig]), .forwardTSNSupported]
+    }
+
+    /// INIT received (§5.1 step B, §5.2.1 collision, §5.2.2 restart): answer with INIT ACK and a
+    /// signed cookie; no state is kept. In COOKIE-WAIT/COOKIE-ECHOED we keep our own Initiate Tag.
+    func handleInit(_ chunk: InitChunk, now: Instant) {
+        let tag: UInt32
+        let tsn: UInt32
+        switch state {
+        case .closed where !terminated, .cookieWait, .cookieEchoed:
+            tag = localTag
+            tsn = localInitialTSN
+        case .established, .shutdownPending, .shutdownReceived, .shutdownSent:
+            // Restart attempt: offer a new tag; the peer proves itself with COOKIE ECHO.
+            tag = UInt32.random(in: 1...UInt32.max, using: &random)
+            tsn = UInt32.random(in: 0...UInt32.max, using: &random)
+        default:
+            return
+        }
+        let cookie = StateCookie(created: now, localTag: tag, peerTag: chunk.initiateTag, localInitialTSN: tsn,
+                                 peerInitialTSN: chunk.initialTSN,
+                                 peerReceiverWindow: chunk.advertisedReceiverWindowCredit,
+                                 peerOutboundStreams: chunk.outboundStreams, peerInboundStreams: chunk.inboundStreams,
+                                 peerSupportsForwardTSN: chunk.supportsForwardTSN,
+                                 peerSupportsReconfig: chunk.supportsReconfig)
+        var params = localExtensionParameters()
+        params.insert(.stateCookie(cookie.encode(key: cookieKey)), at: 0)
+        // RFC 9260 §3.2.1: report parameters whose upper bits ask for it.
+        for case let .unknown(type, value) in chunk.parameters where type & 0x4000 != 0 {
+            var raw: [UInt8] = []
+            TLVList.write([(type, value)], into: &raw)
+            params.append(.unrecognizedParameter(raw))
+        }
+        let ack = InitChunk(initiateTag: tag, advertisedReceiverWindowCredit: UInt32(clamping: receiveBufferSize),
+                            outboundStreams: config.outboundStreams, inboundStreams: config.inboundStreams,
+                            initialTSN: tsn, parameters: params)
+        sendRaw([.initiationAck(ack)], tag: chunk.initiateTag)
+    }
+
+    /// INIT ACK received in COOKIE-WAIT (§5.1 step C): echo the cookie.
+    func handleInitAck(_ chunk: InitChunk, now: Instant) {
+        guard state == .cookieWait, let cookie = chunk.stateCookie else { return }
+        adoptPeer(tag: chunk.initiateTag, initialTSN: chunk.initialTSN, window: chunk.advertisedReceiverWindowCredit,
+                  outbound: chunk.outboundStreams, inbound: chunk.inboundStreams,
+                  forwardTSN: chunk.supportsForwardTSN, reconfig: chunk.supportsReconfig)
+        pendingCookie = cookie
+        pendingInit = nil
+        state = .cookieEchoed
+        initRetransmissions = 0
+        sendRaw([.cookieEcho(cookie)], tag: peerTag)
+        t1Deadline = now + rto.rto
+    }
+
+    /// COOKIE ECHO received (§5.1 step D, §5.2.4).
+    func handleCookieEcho(_ bytes: [UInt8], packetTag: UInt32, now: Instant) {
+        let cookie: StateCookie
+        do {
+            cookie = try StateCookie.decode(bytes, key: cookieKey, now: now, lifetime: config.cookieLifetime)
+        } catch {
+            stats.malformedPackets += 1
+            return
+        }
+        guard packetTag == cookie.localTag else {
+            stats.badVerificationTag += 1
+            return
+        }
+        switch state {
+        case .closed where !terminated, .cookieWait, .cookieEchoed:
+            guard state == .closed || cookie.localTag == localTag else { return }
+            localTag = cookie.localTag
+            localInitialTSN = cookie.localInitialTSN
+            nextTSN = localInitialTSN
+            cumulativeAckPoint = localInitialTSN &- 1
+            nextReconfigRequestSequence = localInitialTSN
+            adoptCookie(cookie)
+            enterEstablished(now: now)
+            controlChunks.append(.cookieAck)
+        case .established, .shutdownPending, .shutdownReceived, .shutdownSent:
+            if cookie.localTag == localTag, cookie.peerTag == peerTag {
+                controlChunks.append(.cookieAck)  // §5.2.4 action D: duplicate.
+            } else if cookie.localTag != localTag, cookie.peerTag != peerTag {
+                restart(with: cookie, now: now)  // §5.2.4 action A: peer restarted.
+                controlChunks.append(.cookieAck)
+            }
+        default:
+            break
+        }
+    }
+
+    /// COOKIE ACK received (§5.1 step E).
+    func handleCookieAck(now: Instant) {
+        guard state == .cookieEchoed else { return }
+        pendingCookie = nil
+        enterEstablished(now: now)
+    }
+
+    func adoptCookie(_ cookie: StateCookie) {
+        adoptPeer(tag: cookie.peerTag, initialTSN: cookie.peerInitialTSN, window: cookie.peerReceiverWindow,
+                  outbound: cookie.peerOutboundStreams, inbound: cookie.peerInboundStreams,
+                  forwardTSN: cookie.peerSupportsForwardTSN, reconfig: cookie.peerSupportsReconfig)
+    }
+
+    func adoptPeer(tag: UInt32, initialTSN: UInt32, window: UInt32, outbound: UInt16, inbound: UInt16,
+                   forwardTSN: Bool, reconfig: Bool) {
+        peerTag = tag
+        received = ReceivedTSNTracker(peerInitialTSN: initialTSN)
+        peerNextReconfigRequestSequence = initialTSN
+        peerReceiverWindow = Int(window)
+        outboundStreamCount = Int(min(config.outboundStreams, inbound))
+        inboundStreamCount = Int(min(config.inboundStreams, outbound))
+        peerSupportsForwardTSN = forwardTSN
+        peerSupportsReconfig = reconfig
+    }
+
+    func enterEstablished(now: Instant) {
+        state = .established
+        pendingInit = nil
+        pendingCookie = nil
+        t1Deadline = nil
+        lastActivity = now
+        heartbeatDeadline = now + config.heartbeatInterval
+        events.append(.connected)
+    }
+
+    /// §5.2.4 action A: the peer restarted; start afresh with the cookie's parameters.
+    func restart(with cookie: StateCookie, now: Instant) {
+        localTag = cookie.localTag
+        localInitialTSN = cookie.localInitialTSN
+        nextTSN = localInitialTSN
+        cumulativeAckPoint = localInitialTSN &- 1
+        nextReconfigRequestSequence = localInitialTSN
+        adoptCookie(cookie)
+        reassembly = ReassemblyQueue(maxMessageSize: config.maxMessageSize)
+        sendQueue.removeAll()
+        outstanding.removeAll()
+        pendingRetransmits = 0
+        queuedBytes = 0
+        streamBuffered = [:]
+        nextSSN = [:]
+        flightSize = 0
+        cwnd = config.initialCongestionWindow ?? min(4 * config.mtu, max(2 * config.mtu, 4380))
+        ssthresh = Int(Int32.max)
+        partialBytesAcked = 0
+        inFastRecovery = false
+        t3Deadline = nil
+        outstandingReset = nil
+        pendingResetStreams = []
+        deferredIncomingReset = nil
+        errorCount = 0
+        state = .established
+        events.append(.restarted)
+    }
+
+    /// T1-init / T1-cookie expiry (§5.1, §6.3.3).
+    func handleT1(now: Instant) {
+        initRetransmissions += 1
+        guard initRetransmissions <= config.maxInitRetransmissions else {
+            close(.handshakeTimeout)
+            return
+        }
+        rto.backOff()
+        if state == .cookieWait, let i = pendingInit {
+            sendRaw([.initiation(i)], tag: 0)
+        } else if state == .cookieEchoed, let c = pendingCookie {
+            sendRaw([.cookieEcho(c)], tag: peerTag)
+        } else {
+            t1Deadline = nil
+            return
+        }
+        t1Deadline = now + rto.rto
+    }
+}

@@ -1,0 +1,204 @@
+internal import TernCore
+
+/// SACK processing on the sending side: acknowledgement, fast retransmit, congestion
+/// control (RFC 9260 §6.2.1, §7.2) and PR-SCTP abandonment (RFC 3758 §3.5).
+extension SCTPAssociation {
+    func handleSack(_ sack: SackChunk, now: Instant) {
+        guard state != .closed, state != .cookieWait, state != .cookieEchoed else { return }
+        let cum = sack.cumulativeTSNAck
+        // §6.2.1 D i): ignore a SACK older than the current cumulative ack point.
+        guard cumulativeAckPoint.tsnLessOrEqual(cum), cum.tsnLess(nextTSN) else { return }
+        let flightBefore = flightSize
+        var bytesNewlyAcked = 0
+        var cumAdvanced = false
+        var highestNewlyAcked: UInt32?
+
+        while let first = outstanding.first, first.chunk.tsn.tsnLessOrEqual(cum) {
+            outstanding.removeFirst()
+            if first.needsRetransmit { pendingRetransmits -= 1 }
+            if first.inFlight { flightSize -= first.size }
+            if !first.gapAcked && !first.abandoned {
+                bytesNewlyAcked += first.size
+                highestNewlyAcked = first.chunk.tsn
+            }
+            if !first.abandoned { queuedBytes -= first.size }
+            if let probe = rttProbe, probe.tsn == first.chunk.tsn {
+                if first.transmissions == 1 { rto.measure(now - probe.sent) }
+                rttProbe = nil
+            }
+            cumAdvanced = true
+        }
+        if cumulativeAckPoint.tsnLess(cum) { cumulativeAckPoint = cum }
+        if cumAdvanced { errorCount = 0 }
+
+        // Gap ack blocks.
+        let base = cum &+ 1
+        for block in sack.gapBlocks where block.start <= block.end && block.start > 0 {
+            guard let firstTSN = outstanding.first?.chunk.tsn else { break }
+            // Outstanding TSNs are contiguous from `firstTSN`; index = TSN - firstTSN.
+            let shift = Int(Int32(bitPattern: base &- firstTSN))
+            var i = max(Int(block.start) - 1 + shift, 0)
+            let end = min(Int(block.end) - 1 + shift, outstanding.count - 1)
+            while i <= end {
+                if !outstanding[i].gapAcked {
+                    outstanding[i].gapAcked = true
+                    clearRetransmit(at: i)
+                    if outstanding[i].inFlight {
+                        outstanding[i].inFlight = false
+                        flightSize -= outstanding[i].size
+                    }
+                    if !outstanding[i].abandoned {
+                        bytesNewlyAcked += outstanding[i].size
+                        highestNewlyAcked = outstanding[i].chunk.tsn
+                    }
+                }
+                i += 1
+            }
+        }
+
+        // §7.2.4 fast retransmit with HTNA: only TSNs below the highest newly acked one get a miss.
+        var marked = false
+        if let highest = highestNewlyAcked, !sack.gapBlocks.isEmpty {
+            var i = 0
+            while i < outstanding.count, outstanding[i].chunk.tsn.tsnLess(highest) {
+                if !outstanding[i].gapAcked, !outstanding[i].abandoned, !outstanding[i].needsRetransmit {
+                    outstanding[i].missIndications += 1
+                    if outstanding[i].missIndications == 3 {
+                        markForRetransmit(at: i, now: now)
+                        marked = true
+                    }
+                }
+                i += 1
+            }
+        }
+        if marked {
+            if !inFastRecovery {
+                ssthresh = max(cwnd / 2, 4 * config.mtu)
+                cwnd = ssthresh
+                partialBytesAcked = 0
+                inFastRecovery = true
+                fastRecoveryExit = nextTSN &- 1
+            }
+            fastRetransmitPending = true
+        }
+
+        // §7.2.1 / §7.2.2 congestion window growth, only when the cumulative ack advanced.
+        if inFastRecovery, fastRecoveryExit.tsnLessOrEqual(cum) { inFastRecovery = false }
+        if cumAdvanced, !inFastRecovery, bytesNewlyAcked > 0 {
+            // "Fully utilized" (§7.2.1): the last transmission opportunity was limited by cwnd, not
+            // by the application. Robust to a batch of SACKs processed before the next poll.
+            let fullyUtilized = cwndLimited || flightBefore + config.mtu >= cwnd
+            if cwnd <= ssthresh {
+                // RFC 9260 §7.2.1 with L = 2 (RFC 3465 appropriate byte counting).
+                if fullyUtilized { cwnd += min(bytesNewlyAcked, 2 * config.mtu) }
+            } else {
+                partialBytesAcked += bytesNewlyAcked
+                if partialBytesAcked >= cwnd, fullyUtilized {
+                    partialBytesAcked -= cwnd
+                    cwnd += config.mtu
+                }
+            }
+        }
+        if flightSize == 0 { partialBytesAcked = 0 }
+
+        peerReceiverWindow = max(0, Int(sack.advertisedReceiverWindowCredit) - flightSize)
+
+        // T3-rtx (§6.3.2 R2/R3).
+        if outstanding.contains(where: { !$0.gapAcked }) {
+            if cumAdvanced || t3Deadline == nil { t3Deadline = now + rto.rto }
+        } else {
+            t3Deadline = nil
+        }
+        updateAdvancedPeerAckPoint()
+        if state == .shutdownPending || state == .shutdownReceived { maybeSendShutdown(now: now) }
+        maybeStartReset(now: now)
+    }
+
+    /// Marks an outstanding chunk for retransmission, or abandons its message under PR-SCTP.
+    func markForRetransmit(at i: Int, now: Instant) {
+        let c = outstanding[i]
+        if let maxRtx = c.maxRetransmits, c.transmissions > maxRtx {
+            abandonMessage(at: i)
+            return
+        }
+        if let expiry = c.expiry, now >= expiry {
+            abandonMessage(at: i)
+            return
+        }
+        if !outstanding[i].needsRetransmit {
+            outstanding[i].needsRetransmit = true
+            pendingRetransmits += 1
+        }
+        if outstanding[i].inFlight {
+            outstanding[i].inFlight = false
+            flightSize -= c.size
+        }
+        if rttProbe?.tsn == c.chunk.tsn { rttProbe = nil }
+    }
+
+    /// RFC 3758 §3.5: abandons every chunk of the message containing `outstanding[i]`, plus
+    /// its unsent remainder.
+    func abandonMessage(at i: Int) {
+        let id = outstanding[i].messageID
+        guard peerSupportsForwardTSN else { return }
+        stats.abandonedMessages += 1
+        var j = i
+        while j > 0, outstanding[j - 1].messageID == id { j -= 1 }
+        while j < outstanding.count, outstanding[j].messageID == id {
+            if !outstanding[j].abandoned {
+                outstanding[j].abandoned = true
+                clearRetransmit(at: j)
+                if outstanding[j].inFlight {
+                    outstanding[j].inFlight = false
+                    flightSize -= outstanding[j].size
+                }
+                queuedBytes -= outstanding[j].size  // no longer waiting for an ack
+            }
+            j += 1
+        }
+        if let head = sendQueue.head, head.id == id {
+            let rest = head.payload.count - head.offset
+            queuedBytes -= rest
+            decreaseBuffered(stream: head.streamIdentifier, by: rest)
+            sendQueue.removeHead()
+        }
+        forwardTSNPending = true
+    }
+
+    /// RFC 3758 §3.5 C: the advanced peer ack point covers leading abandoned chunks.
+    func updateAdvancedPeerAckPoint() {
+        guard let first = outstanding.first, first.abandoned else {
+            forwardTSNPending = false
+            return
+        }
+        forwardTSNPending = true
+    }
+
+    /// Builds FORWARD TSN for the leading abandoned chunks (RFC 3758 §3.5 C).
+    func makeForwardTSN() -> ForwardTSNChunk? {
+        var advanced = cumulativeAckPoint
+        var lastSSN: [UInt16: UInt16] = [:]
+        var order: [UInt16] = []
+        for c in outstanding {
+            guard c.abandoned || c.gapAcked else { break }
+            if !c.abandoned { break }
+            advanced = c.chunk.tsn
+            if !c.chunk.isUnordered {
+                if lastSSN[c.chunk.streamIdentifier] == nil { order.append(c.chunk.streamIdentifier) }
+                lastSSN[c.chunk.streamIdentifier] = c.chunk.streamSequenceNumber
+            }
+        }
+        guard advanced != cumulativeAckPoint else { return nil }
+        return ForwardTSNChunk(newCumulativeTSN: advanced, skipped: order.map {
+            .init(streamIdentifier: $0, streamSequenceNumber: lastSSN[$0] ?? 0)
+        })
+    }
+
+    /// Clears a retransmission mark, keeping `pendingRetransmits` in step.
+    func clearRetransmit(at i: Int) {
+        if outstanding[i].needsRetransmit {
+            outstanding[i].needsRetransmit = false
+            pendingRetransmits -= 1
+        }
+    }
+}

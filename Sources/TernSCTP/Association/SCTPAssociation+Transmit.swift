@@ -1,0 +1,161 @@
+public import TernCore
+
+/// Packet output: bundling control chunks, retransmissions and new DATA into packets of at
+/// most `config.mtu` bytes (RFC 9260 §6.1, §6.10), within cwnd and the peer's window.
+extension SCTPAssociation {
+    /// The next SCTP packet to send (as the payload of one DTLS record), or nil when there is
+    /// nothing to send now. Call repeatedly until nil after every input.
+    public func pollTransmit(now: Instant) -> [UInt8]? {
+        if let raw = rawPackets.popFirst() {
+            stats.packetsSent += 1
+            return raw
+        }
+        guard peerTag != 0, !terminated else { return nil }
+        maybeStartReset(now: now)
+        let mtu = config.mtu
+        var out = packetHeader()
+        var count = 0
+
+        // §6.2: once the window we advertised has opened by a quarter of the buffer, tell the peer.
+        if lastAdvertisedWindow < advertisedReceiveWindow - receiveBufferSize / 4, state == .established {
+            sackNeeded = true
+            sackImmediately = true
+        }
+        if sackNeeded, sackImmediately || delayedAckDeadline.map({ now >= $0 }) == true || hasDataToSend {
+            SCTPChunk.sack(makeSack(room: mtu - out.count)).write(into: &out)
+            count += 1
+        }
+        while let c = controlChunks.first {
+            var tmp: [UInt8] = []
+            c.write(into: &tmp)
+            if out.count + tmp.count > mtu, count > 0 { break }
+            controlChunks.removeFirst()
+            out.append(contentsOf: tmp)
+            count += 1
+        }
+        let canSendData = state == .established || state == .shutdownPending || state == .shutdownReceived
+        if canSendData {
+            if forwardTSNPending, let fwd = makeForwardTSN() {
+                var tmp: [UInt8] = []
+                SCTPChunk.forwardTSN(fwd).write(into: &tmp)
+                if out.count + tmp.count <= mtu {
+                    out.append(contentsOf: tmp)
+                    count += 1
+                    forwardTSNPending = false
+                }
+            }
+            count += appendRetransmissions(into: &out, now: now)
+            count += appendNewData(into: &out, now: now)
+        }
+        guard count > 0 else { return nil }
+        SCTPPacket.finalize(&out)
+        stats.packetsSent += 1
+        return out
+    }
+
+    var hasDataToSend: Bool {
+        guard state == .established || state == .shutdownPending || state == .shutdownReceived else { return false }
+        return !sendQueue.isEmpty && flightSize < cwnd
+    }
+
+    private func appendRetransmissions(into out: inout [UInt8], now: Instant) -> Int {
+        var added = 0
+        let bypassCwnd = fastRetransmitPending
+        fastRetransmitPending = false
+        guard pendingRetransmits > 0 else { return 0 }
+        var i = 0
+        while i < outstanding.count, pendingRetransmits > 0 {
+            defer { i += 1 }
+            guard outstanding[i].needsRetransmit else { continue }
+            if !bypassCwnd, flightSize >= cwnd { break }
+            let c = outstanding[i]
+            if let expiry = c.expiry, now >= expiry {
+                abandonMessage(at: i)
+                continue
+            }
+            guard out.count + c.chunk.paddedSize <= config.mtu else { break }
+            c.chunk.write(into: &out)
+            clearRetransmit(at: i)
+            outstanding[i].inFlight = true
+            outstanding[i].transmissions += 1
+            outstanding[i].lastSent = now
+            outstanding[i].missIndications = 0
+            flightSize += c.size
+            stats.retransmittedChunks += 1
+            added += 1
+        }
+        if added > 0, t3Deadline == nil { t3Deadline = now + rto.rto }
+        return added
+    }
+
+    private func appendNewData(into out: inout [UInt8], now: Instant) -> Int {
+        var added = 0
+        let maxFragment = config.mtu - SCTPPacket.headerSize - DataChunk.headerSize
+        var rotations = 0
+        cwndLimited = false  // set again below if this attempt stops at cwnd
+        while var head = sendQueue.head {
+            // §6.1 A/B: respect the peer's window (one chunk may probe a zero window with
+            // nothing in flight) and cwnd (may be exceeded by at most one packet).
+            guard flightSize < cwnd else {
+                cwndLimited = true
+                break
+            }
+            if head.offset == 0, let expiry = head.expiry, now >= expiry {
+                // Timed PR-SCTP: never sent, simply dropped.
+                sendQueue.removeHead()
+                queuedBytes -= head.payload.count
+                decreaseBuffered(stream: head.streamIdentifier, by: head.payload.count)
+                stats.abandonedMessages += 1
+                continue
+            }
+            if head.offset == 0, outstandingReset?.streams.contains(head.streamIdentifier) == true {
+                // RFC 6525 §5.1.2: hold new data of a stream being reset; serve the others.
+                rotations += 1
+                if rotations > sendQueue.streamCount { break }
+                sendQueue.rotate()
+                continue
+            }
+            let remaining = head.payload.count - head.offset
+            let size = min(remaining, maxFragment)
+            guard peerReceiverWindow >= size || flightSize == 0 else { break }
+            let room = config.mtu - out.count - DataChunk.headerSize
+            // A fragment that does not fit after other chunks goes in the next packet, full size.
+            if room < size, out.count > SCTPPacket.headerSize { break }
+            let take = min(size, room)
+            guard take > 0 else { break }
+            if head.offset == 0, !head.options.unordered {
+                head.ssn = nextSSN[head.streamIdentifier, default: 0]
+                nextSSN[head.streamIdentifier] = head.ssn &+ 1
+            }
+            let begin = head.offset == 0
+            let end = head.offset + take == head.payload.count
+            let chunk = DataChunk(tsn: nextTSN, streamIdentifier: head.streamIdentifier,
+                                  streamSequenceNumber: head.options.unordered ? 0 : head.ssn,
+                                  payloadProtocolIdentifier: head.payloadProtocolIdentifier,
+                                  userData: head.payload[head.offset..<(head.offset + take)],
+                                  unordered: head.options.unordered, beginning: begin, ending: end)
+            chunk.write(into: &out)
+            outstanding.append(OutstandingChunk(chunk: chunk, messageID: head.id, maxRetransmits: head.options.maxRetransmits,
+                                                expiry: head.expiry, lastSent: now))
+            if rttProbe == nil { rttProbe = (nextTSN, now) }
+            nextTSN &+= 1
+            flightSize += take
+            peerReceiverWindow = max(0, peerReceiverWindow - take)
+            head.offset += take
+            if end { sendQueue.removeHead() } else { sendQueue.updateHead(head) }
+            decreaseBuffered(stream: head.streamIdentifier, by: take)
+            added += 1
+        }
+        if added > 0, t3Deadline == nil { t3Deadline = now + rto.rto }
+        return added
+    }
+
+    /// Lowers a stream's unsent byte count and reports crossing its low threshold.
+    func decreaseBuffered(stream: UInt16, by bytes: Int) {
+        let before = streamBuffered[stream] ?? 0
+        let after = max(0, before - bytes)
+        if after == 0 { streamBuffered[stream] = nil } else { streamBuffered[stream] = after }
+        let threshold = lowThreshold[stream] ?? 0
+        if before > threshold, after <= threshold { events.append(.bufferedAmountLow(streamIdentifier: stream)) }
+    }
+}

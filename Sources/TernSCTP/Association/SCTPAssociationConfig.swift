@@ -1,0 +1,50 @@
+/// Knobs of an `SCTPAssociation`. Defaults suit WebRTC data channels over DTLS
+/// (RFC 8831 §6, RFC 8841) at real-world latencies.
+public struct SCTPAssociationConfig: Sendable {
+    /// Local SCTP port (RFC 8841 §5: default 5000, from `a=sctp-port`).
+    public var localPort: UInt16 = 5000
+    /// Remote SCTP port.
+    public var remotePort: UInt16 = 5000
+    /// Largest SCTP packet sent, common header included (the DTLS record payload). RFC 8831 §5
+    /// recommends 1200 bytes so the packet fits any path's MTU after DTLS/UDP/IP overhead.
+    public var mtu: Int = 1200
+    /// Receive buffer advertised as a_rwnd (RFC 9260 §6.2). Large, so one association can keep
+    /// ≈ 8 MiB in flight: 8 MiB / 50 ms RTT ≈ 165 MB/s before the window limits throughput
+    /// (memory is only used while data is actually buffered: out of order, or not yet polled).
+    /// Raised automatically to hold one `maxMessageSize` message (see `receiveBufferSize`).
+    public var receiveWindow: Int = 8 * 1024 * 1024
+    /// Most bytes `send` queues (not yet acknowledged) before it refuses with `.sendBufferFull`.
+    public var sendBufferSize: Int = 64 * 1024 * 1024
+    /// Largest incoming message reassembled; bigger ones are discarded (RFC 8841 max-message-size).
+    /// 256 KiB by default; 16 MiB and more work if configured.
+    public var maxMessageSize: Int = 256 * 1024
+    /// Outbound streams requested in INIT (the effective count is the minimum with the peer's MIS).
+    public var outboundStreams: UInt16 = 65535
+    /// Maximum inbound streams accepted.
+    public var inboundStreams: UInt16 = 65535
+    /// RTO.Initial (RFC 9260 §16: 1 s).
+    public var rtoInitial: Duration = .seconds(1)
+    /// RTO.Min. RFC 9260 says 1 s; WebRTC stacks (dcSCTP) use a few hundred ms.
+    public var rtoMin: Duration = .milliseconds(200)
+    /// RTO.Max (RFC 9260 §16: 60 s).
+    public var rtoMax: Duration = .seconds(60)
+    /// Association.Max.Retrans (RFC 9260 §16: 10): consecutive unanswered retransmissions or
+    /// heartbeats after which the peer is declared unreachable and the association closes.
+    public var maxRetransmissions: Int = 10
+    /// Max.Init.Retransmits (RFC 9260 §16: 8).
+    public var maxInitRetransmissions: Int = 8
+    /// HB.interval (RFC 9260 §16: 30 s): heartbeat period while idle.
+    public var heartbeatInterval: Duration = .seconds(30)
+    /// Delayed SACK timeout (RFC 9260 §6.2: at most 500 ms; 200 ms is usual).
+    public var delayedAckTimeout: Duration = .milliseconds(200)
+    /// Lifetime of a State Cookie (RFC 9260 §16: Valid.Cookie.Life 60 s).
+    public var cookieLifetime: Duration = .seconds(60)
+    /// Initial congestion window in bytes; RFC 9260 §7.2.1: min(4·MTU, max(2·MTU, 4380)).
+    public var initialCongestionWindow: Int? = nil
+    /// Seed for verification tags, initial TSNs and the cookie key; nil draws from the system RNG.
+    /// Tests pass a seed to be deterministic.
+    public var randomSeed: UInt64? = nil
+
+    /// The defaults above.
+    public init() {}
+}

@@ -1,0 +1,134 @@
+/// One stream's fragments and ordering state. Methods return the change in buffered bytes.
+struct StreamReassembly {
+    var fragments: [UInt32: DataChunk] = [:]
+    var runEndByStart: [UInt32: UInt32] = [:]
+    var runStartByEnd: [UInt32: UInt32] = [:]
+    var expectedSSN: UInt16 = 0
+    var pendingOrdered: [UInt16: SCTPMessage] = [:]
+    var pendingOrderedBytes = 0
+
+    mutating func insert(_ chunk: DataChunk, maxMessageSize: Int, deliver: inout [SCTPMessage],
+                         oversize: inout Int) -> Int {
+        let sid = chunk.streamIdentifier
+        let tsn = chunk.tsn
+        if chunk.isBeginning && chunk.isEnding {
+            return complete(SCTPMessage(streamIdentifier: sid, payloadProtocolIdentifier: chunk.payloadProtocolIdentifier,
+                                        payload: Array(chunk.userData), unordered: chunk.isUnordered),
+                            ssn: chunk.streamSequenceNumber, deliver: &deliver)
+        }
+        fragments[tsn] = chunk
+        var delta = chunk.userData.count
+        var start = tsn, end = tsn
+        if !chunk.isBeginning, let prevStart = runStartByEnd[tsn &- 1], fragments[tsn &- 1]?.isEnding == false {
+            runStartByEnd[tsn &- 1] = nil
+            runEndByStart[prevStart] = nil
+            start = prevStart
+        }
+        if !chunk.isEnding, let nextEnd = runEndByStart[tsn &+ 1], fragments[tsn &+ 1]?.isBeginning == false {
+            runEndByStart[tsn &+ 1] = nil
+            runStartByEnd[nextEnd] = nil
+            end = nextEnd
+        }
+        guard let first = fragments[start], let last = fragments[end], first.isBeginning, last.isEnding else {
+            runEndByStart[start] = end
+            runStartByEnd[end] = start
+            return delta
+        }
+        // Complete: concatenate and release.
+        var size = 0
+        var t = start
+        while true {
+            size += fragments[t]?.userData.count ?? 0
+            if t == end { break }
+            t &+= 1
+        }
+        let keep = size <= maxMessageSize
+        var payload: [UInt8] = []
+        if keep { payload.reserveCapacity(size) }
+        t = start
+        while true {
+            if let f = fragments.removeValue(forKey: t), keep { payload.append(contentsOf: f.userData) }
+            if t == end { break }
+            t &+= 1
+        }
+        delta -= size
+        guard keep else {
+            oversize += 1
+            if !first.isUnordered, first.streamSequenceNumber == expectedSSN {
+                expectedSSN &+= 1
+                delta += drainOrdered(deliver: &deliver)
+            }
+            return delta
+        }
+        return delta + complete(SCTPMessage(streamIdentifier: sid, payloadProtocolIdentifier: first.payloadProtocolIdentifier,
+                                            payload: payload, unordered: first.isUnordered),
+                                ssn: first.streamSequenceNumber, deliver: &deliver)
+    }
+
+    private mutating func complete(_ message: SCTPMessage, ssn: UInt16, deliver: inout [SCTPMessage]) -> Int {
+        if message.unordered {
+            deliver.append(message)
+            return 0
+        }
+        if ssn == expectedSSN {
+            deliver.append(message)
+            expectedSSN &+= 1
+            return drainOrdered(deliver: &deliver)
+        }
+        if expectedSSN.ssnLess(ssn), pendingOrdered[ssn] == nil {
+            pendingOrdered[ssn] = message
+            pendingOrderedBytes += message.payload.count
+            return message.payload.count
+        }
+        return 0  // An SSN already passed is a stale duplicate: dropped.
+    }
+
+    private mutating func drainOrdered(deliver: inout [SCTPMessage]) -> Int {
+        var delta = 0
+        while let next = pendingOrdered.removeValue(forKey: expectedSSN) {
+            pendingOrderedBytes -= next.payload.count
+            delta -= next.payload.count
+            deliver.append(next)
+            expectedSSN &+= 1
+        }
+        return delta
+    }
+
+    mutating func dropFragments(upTo newCumulative: UInt32) -> Int {
+        let stale = fragments.keys.filter { $0.tsnLessOrEqual(newCumulative) }
+        guard !stale.isEmpty else { return 0 }
+        var delta = 0
+        for tsn in stale {
+            if let f = fragments.removeValue(forKey: tsn) { delta -= f.userData.count }
+        }
+        for (start, end) in runEndByStart where start.tsnLessOrEqual(newCumulative) {
+            runEndByStart[start] = nil
+            runStartByEnd[end] = nil
+        }
+        return delta
+    }
+
+    /// Delivers complete messages up to the skipped SSN in order, then continues past it.
+    mutating func skip(to ssn: UInt16, deliver: inout [SCTPMessage]) -> Int {
+        guard !ssn.ssnLess(expectedSSN) else { return 0 }
+        var delta = 0
+        let ready = pendingOrdered.keys.filter { !ssn.ssnLess($0) }.sorted { $0.ssnLess($1) }
+        for s in ready {
+            if let m = pendingOrdered.removeValue(forKey: s) {
+                pendingOrderedBytes -= m.payload.count
+                delta -= m.payload.count
+                deliver.append(m)
+            }
+        }
+        expectedSSN = ssn &+ 1
+        return delta + drainOrdered(deliver: &deliver)
+    }
+
+    mutating func reset() -> Int {
+        let freed = pendingOrderedBytes
+        expectedSSN = 0
+        pendingOrdered = [:]
+        pendingOrderedBytes = 0
+        return -freed
+    }
+}

@@ -1,0 +1,156 @@
+internal import TernCore
+
+/// Turning association events into channel state and events.
+extension DataChannelEndpoint {
+    func processAssociationEvents(now: Instant) {
+        while let event = association.pollEvent() {
+            switch event {
+            case .connected:
+                connected = true
+                events.append(.connected)
+                for id in channels.keys.sorted() where !(channels[id]?.announced ?? true) { announce(id, now: now) }
+            case let .message(m): handleMessage(m, now: now)
+            case let .bufferedAmountLow(sid):
+                if channels[sid]?.info.readyState == .open { events.append(.bufferedAmountLow(channelId: sid)) }
+            case let .incomingStreamsReset(streams):
+                for sid in streams { handleIncomingReset(sid, now: now) }
+            case let .outgoingStreamsReset(streams):
+                for sid in streams {
+                    guard var ch = channels[sid] else { continue }
+                    ch.outgoingReset = true
+                    channels[sid] = ch
+                    if ch.incomingReset { finishClose(sid, reason: ch.closedByPeer ? "closed by peer" : "closed") }
+                }
+            case .restarted:
+                for id in channels.keys.sorted() { finishClose(id, reason: "SCTP association restarted by peer") }
+            case .peerError:
+                break
+            case let .closed(reason):
+                connected = false
+                for id in channels.keys.sorted() { finishClose(id, reason: reason.description) }
+                events.append(.associationClosed(reason))
+            }
+        }
+    }
+
+    /// Sends DATA_CHANNEL_OPEN (RFC 8832 §6) if needed and reports the channel open.
+    func announce(_ id: UInt16, now: Instant) {
+        guard var ch = channels[id], !ch.announced, ch.info.readyState == .connecting else { return }
+        if !ch.info.negotiated {
+            let open = DCEPOpen(channelType: DataChannelInit(ordered: ch.info.ordered, maxRetransmits: ch.info.maxRetransmits,
+                                                             maxPacketLifeTime: ch.info.maxPacketLifeTime).channelType,
+                                priority: ch.info.priority,
+                                reliabilityParameter: UInt32(ch.info.maxRetransmits ?? ch.info.maxPacketLifeTime ?? 0),
+                                label: ch.info.label, protocol: ch.info.protocol)
+            do {
+                try association.send(DCEPMessage.open(open).serialize(), streamIdentifier: id,
+                                     payloadProtocolIdentifier: DataChannelPPID.dcep, now: now)
+            } catch {
+                finishClose(id, reason: "could not send DATA_CHANNEL_OPEN: \(error)")
+                return
+            }
+        }
+        ch.announced = true
+        ch.info.readyState = .open
+        channels[id] = ch
+        events.append(.channelOpened(ch.info))
+    }
+
+    private func handleMessage(_ m: SCTPMessage, now: Instant) {
+        let sid = m.streamIdentifier
+        switch m.payloadProtocolIdentifier {
+        case DataChannelPPID.dcep:
+            handleDCEP(m, now: now)
+        case DataChannelPPID.string, DataChannelPPID.binary, DataChannelPPID.stringEmpty, DataChannelPPID.binaryEmpty:
+            guard var ch = channels[sid], ch.info.readyState == .open || ch.info.readyState == .closing else {
+                events.append(.messageRejected(channelId: sid, reason: "message on a stream with no open channel"))
+                return
+            }
+            // RFC 8832 §6: any data on the stream implies the peer saw our OPEN.
+            ch.awaitingAck = false
+            channels[sid] = ch
+            let before = events.count
+            defer {
+                if events.count > before, case let .message(_, delivered)? = events.last {
+                    messageBacklog += delivered.byteCount
+                    association.applicationBacklogBytes = messageBacklog
+                }
+            }
+            switch m.payloadProtocolIdentifier {
+            case DataChannelPPID.string:
+                guard let text = String(validating: m.payload, as: UTF8.self) else {
+                    events.append(.messageRejected(channelId: sid, reason: "string message is not valid UTF-8"))
+                    return
+                }
+                events.append(.message(channelId: sid, .string(text)))
+            case DataChannelPPID.binary: events.append(.message(channelId: sid, .binary(m.payload)))
+            case DataChannelPPID.stringEmpty: events.append(.message(channelId: sid, .string("")))
+            default: events.append(.message(channelId: sid, .binary([])))
+            }
+        case DataChannelPPID.stringPartial, DataChannelPPID.binaryPartial:
+            events.append(.messageRejected(channelId: sid, reason:
+                "deprecated partial-message PPID \(m.payloadProtocolIdentifier) (RFC 8831 §8) is not supported"))
+        default:
+            events.append(.messageRejected(channelId: sid, reason: "unknown PPID \(m.payloadProtocolIdentifier)"))
+        }
+    }
+
+    private func handleDCEP(_ m: SCTPMessage, now: Instant) {
+        let sid = m.streamIdentifier
+        let message: DCEPMessage
+        do {
+            message = try DCEPMessage.parse(m.payload)
+        } catch {
+            events.append(.messageRejected(channelId: sid, reason: error.description))
+            return
+        }
+        switch message {
+        case .ack:
+            if var ch = channels[sid] {
+                ch.awaitingAck = false
+                channels[sid] = ch
+            }
+        case let .open(open):
+            guard channels[sid] == nil else {
+                events.append(.messageRejected(channelId: sid, reason: "DATA_CHANNEL_OPEN for stream \(sid), already in use"))
+                return
+            }
+            let rexmit = open.channelType == .partialReliableRexmit || open.channelType == .partialReliableRexmitUnordered
+            let timed = open.channelType == .partialReliableTimed || open.channelType == .partialReliableTimedUnordered
+            let info = DataChannelInfo(
+                id: sid, label: open.label, protocol: open.protocol, ordered: !open.channelType.isUnordered,
+                maxRetransmits: rexmit ? UInt16(clamping: open.reliabilityParameter) : nil,
+                maxPacketLifeTime: timed ? UInt16(clamping: open.reliabilityParameter) : nil,
+                negotiated: false, priority: open.priority, readyState: .open, bufferedAmount: 0, openedByPeer: true)
+            channels[sid] = Channel(info: info, announced: true, awaitingAck: false)
+            do {
+                try association.send(DCEPMessage.ack.serialize(), streamIdentifier: sid,
+                                     payloadProtocolIdentifier: DataChannelPPID.dcep, now: now)
+            } catch {
+                finishClose(sid, reason: "could not send DATA_CHANNEL_ACK: \(error)")
+                return
+            }
+            events.append(.channelOpened(info))
+        }
+    }
+
+    /// The peer reset its outgoing stream: close our side too (RFC 8831 §6.7).
+    private func handleIncomingReset(_ sid: UInt16, now: Instant) {
+        guard var ch = channels[sid] else { return }
+        ch.incomingReset = true
+        if ch.info.readyState == .open || ch.info.readyState == .connecting {
+            ch.closedByPeer = true
+            ch.info.readyState = .closing
+            channels[sid] = ch
+            association.resetStreams([sid], now: now)
+            return
+        }
+        channels[sid] = ch
+        if ch.outgoingReset { finishClose(sid, reason: "closed") }
+    }
+
+    func finishClose(_ id: UInt16, reason: String) {
+        guard channels.removeValue(forKey: id) != nil else { return }
+        events.append(.channelClosed(channelId: id, reason: reason))
+    }
+}
