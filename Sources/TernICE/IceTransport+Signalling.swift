@@ -1,0 +1,167 @@
+public import TernCore
+internal import CNice
+
+// What the signalling layer calls: gathering, remote credentials and candidates, restart.
+extension IceTransport {
+    /// Starts gathering (RFC 8445 §5.1.1). Candidates arrive as `.candidate` events
+    /// (trickle ICE, RFC 8838), then `.gatheringComplete`. Idempotent.
+    public func gather() throws(IceError) {
+        let start = state.withLock { s -> Bool in
+            guard !s.closed, s.gatheringState == .new else { return false }
+            s.gatheringState = .gathering
+            record(.gatheringStarted, in: &s)
+            emit(.gatheringStateChanged(.gathering))
+            return true
+        }
+        guard start else {
+            if state.withLock({ $0.closed }) { throw .closed }
+            return
+        }
+        let agent = self.agent, stream = streamID
+        let ok = try onLoop { nice_agent_gather_candidates(agent.pointer, stream) != 0 }
+        guard ok else {
+            state.withLock { $0.gatheringState = .new } // nothing started: a retry may work
+            throw .rejected(operation: "nice_agent_gather_candidates",
+                            reason: "no usable local address or server (check allowedAddresses and TURN settings)")
+        }
+    }
+
+    /// Sets our own ufrag/password instead of libnice's random ones (RFC 8445 §5.3: ufrag ≥ 4,
+    /// password ≥ 22 characters of ice-char).
+    public func setLocalCredentials(_ credentials: IceCredentials) throws(IceError) {
+        let agent = self.agent, stream = streamID
+        let ok = try onLoop {
+            nice_agent_set_local_credentials(agent.pointer, stream, credentials.ufrag, credentials.pwd) != 0
+        }
+        guard ok else { throw .rejected(operation: "nice_agent_set_local_credentials", reason: "refused") }
+    }
+
+    /// The peer's ufrag/password (from its SDP `a=ice-ufrag` / `a=ice-pwd`).
+    public func setRemoteCredentials(_ credentials: IceCredentials) throws(IceError) {
+        guard !credentials.ufrag.isEmpty, !credentials.pwd.isEmpty else {
+            throw .invalidConfiguration(reason: "remote ICE credentials must not be empty")
+        }
+        let agent = self.agent, stream = streamID
+        let ok = try onLoop {
+            nice_agent_set_remote_credentials(agent.pointer, stream, credentials.ufrag, credentials.pwd) != 0
+        }
+        guard ok else { throw .rejected(operation: "nice_agent_set_remote_credentials", reason: "refused") }
+        state.withLock { record(.remoteCredentialsSet(usernameFragment: credentials.ufrag), in: &$0) }
+    }
+
+    /// Adds one remote candidate (`candidate:...` or `a=candidate:...`). Throws only for a
+    /// malformed line or a closed transport; a well-formed candidate this agent cannot use
+    /// (component 2 under rtcp-mux, TCP with ICE-TCP off, an address family with no local
+    /// candidate) is dropped with a `.remoteCandidateDropped` event and a reason. Remote
+    /// `.local` mDNS names are resolved in the background (one-shot mDNS query) and dropped
+    /// the same way if no answer comes within `configuration.mdnsResolutionTimeout`.
+    public func addRemoteCandidate(_ sdp: String) throws(IceError) {
+        let candidate = try IceCandidate(sdp: sdp)
+        guard !state.withLock({ $0.closed }) else { throw .closed }
+        guard candidate.component == Self.componentID else {
+            drop(candidate, reason: "component \(candidate.component) is unused with rtcp-mux")
+            return
+        }
+        guard candidate.isMDNS else {
+            try addResolved(candidate)
+            return
+        }
+        state.withLock { $0.pendingMDNS += 1 }
+        AddressResolution.resolveMDNS(candidate.address, timeout: configuration.mdnsResolutionTimeout,
+                                      destination: mdnsDestination) { [weak self] outcome in
+            guard let self else { return }
+            switch outcome {
+            case let .resolved(address):
+                var resolved = candidate
+                resolved.address = address
+                do { try self.addResolved(resolved) } catch { self.drop(candidate, reason: "\(error)") }
+            case let .failed(reason):
+                self.drop(candidate, reason: reason)
+            }
+            self.mdnsFinished()
+        }
+    }
+
+    /// The peer finished gathering (RFC 8838 §4.4, `a=end-of-candidates`). Without it, libnice
+    /// (in trickle mode) keeps waiting for more candidates instead of failing.
+    public func addRemoteEndOfCandidates() throws(IceError) {
+        let deferIt = state.withLock { s -> Bool in
+            if s.pendingMDNS > 0 { s.endOfCandidatesAfterMDNS = true; return true }
+            return false
+        }
+        if !deferIt { try applyRemoteEndOfCandidates() }
+    }
+
+    /// ICE restart (RFC 8445 §9): new local credentials, remote candidates cleared. The old pair
+    /// keeps carrying data until a new one is selected. Signal the returned credentials and the
+    /// local candidates re-emitted as `.candidate` events (then `.gatheringComplete`).
+    @discardableResult
+    public func restart() throws(IceError) -> IceCredentials {
+        let agent = self.agent, stream = streamID
+        state.withLock { s in
+            s.restarting = true
+            s.remoteEndOfCandidates = false
+        }
+        let ok = try onLoop { nice_agent_restart_stream(agent.pointer, stream) != 0 }
+        guard ok else { throw .rejected(operation: "nice_agent_restart_stream", reason: "refused") }
+        let credentials = localCredentials
+        state.withLock { s in
+            record(.restarted(usernameFragment: credentials.ufrag), in: &s)
+            let signalled = s.localCandidates.filter { configuration.transportPolicy == .all || $0.type == .relay }
+            for candidate in signalled { emit(.candidate(candidate)) }
+            if s.gatheringState == .complete { emit(.gatheringComplete) }
+        }
+        return credentials
+    }
+
+    // MARK: Internals
+
+    func addResolved(_ candidate: IceCandidate) throws(IceError) {
+        let agent = self.agent, stream = streamID
+        let line = "a=" + candidate.sdp
+        let added = try onLoop { () -> Int32 in
+            guard let parsed = nice_agent_parse_remote_candidate_sdp(agent.pointer, stream, line) else { return -2 }
+            defer { nice_candidate_free(parsed) }
+            let list = g_slist_append(nil, parsed)
+            defer { g_slist_free(list) }
+            return nice_agent_set_remote_candidates(agent.pointer, stream, Self.componentID, list)
+        }
+        switch added {
+        case -2: drop(candidate, reason: "libnice could not parse it")
+        case ..<1:
+            let why = candidate.transport == .tcp && !configuration.iceTCP
+                ? "TCP candidate while ICE-TCP is off" : "libnice has no local candidate to pair it with"
+            drop(candidate, reason: why)
+        default: state.withLock { $0.remoteCandidateCount += 1; record(.remoteCandidateAdded(candidate), in: &$0) }
+        }
+    }
+
+    func drop(_ candidate: IceCandidate, reason: String) {
+        logger.info("dropping remote candidate \(candidate.sdp): \(reason)")
+        state.withLock { s in
+            guard !s.closed else { return }
+            record(.remoteCandidateDropped(candidate, reason: reason), in: &s)
+            emit(.remoteCandidateDropped(candidate, reason: reason))
+        }
+    }
+
+    private func mdnsFinished() {
+        let flush = state.withLock { s -> Bool in
+            s.pendingMDNS -= 1
+            guard s.pendingMDNS == 0, s.endOfCandidatesAfterMDNS else { return false }
+            s.endOfCandidatesAfterMDNS = false
+            return true
+        }
+        if flush { try? applyRemoteEndOfCandidates() }
+    }
+
+    private func applyRemoteEndOfCandidates() throws(IceError) {
+        let agent = self.agent, stream = streamID
+        let ok = try onLoop { nice_agent_peer_candidate_gathering_done(agent.pointer, stream) != 0 }
+        guard ok else { throw .rejected(operation: "nice_agent_peer_candidate_gathering_done", reason: "refused") }
+        state.withLock { s in
+            s.remoteEndOfCandidates = true
+            record(.remoteEndOfCandidates, in: &s)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+public import TernCore
+internal import CNice
+import Logging
+import Synchronization
+
+/// One ICE transport (W3C/ORTC `RTCIceGatherer` + `RTCIceTransport`): a libnice agent in
+/// RFC 5245/8445 full mode, one stream, one component (rtcp-mux + BUNDLE).
+///
+/// Life cycle: `init` → `gather()` → signal `localCredentials` and each `.candidate`
+/// event → `setRemoteCredentials` / `addRemoteCandidate` / `addRemoteEndOfCandidates`
+/// → `.stateChanged(.connected)` → `send` / receive handler → `close()`.
+///
+/// Threading: every method may be called from any thread. libnice runs on the
+/// transport's `GLibEventLoop` thread; the receive handler runs there too (it must not
+/// block). Events arrive in order on `events`.
+public final class IceTransport: DatagramTransport, @unchecked Sendable {
+    // Everything mutable is in `state` (Mutex); `agent`, `streamID`, `configuration`
+    // are immutable; `receiveHandler` and `sendGate` have their own Mutex.
+    struct State {
+        var transportState: IceTransportState = .new
+        var gatheringState: IceGatheringState = .new
+        var selectedPair: IceCandidatePair?
+        var localCandidates: [IceCandidate] = []
+        var trace = IceTrace()
+        var remoteEndOfCandidates = false
+        var pendingMDNS = 0
+        var endOfCandidatesAfterMDNS = false
+        var restarting = false
+        var failureReason: String?
+        /// Bumped on every W3C state change; a pending consent timer fires only if unchanged.
+        var stateGeneration = 0
+        var remoteCandidateCount = 0
+        var closed = false
+        var signalHandlers: [gulong] = []
+        var callbackContext: Unmanaged<NiceCallbackContext>?
+    }
+
+    let state = Mutex(State())
+    let receiveHandler = Mutex<(@Sendable ([UInt8]) -> Void)?>(nil)
+    /// Open while sends may reach the agent; closed (under the lock) before teardown.
+    let sendGate = Mutex(true)
+    let agent: NiceAgentHandle
+    let streamID: guint
+    static let componentID: guint = 1
+    let continuation: AsyncStream<IceEvent>.Continuation
+    let clock: any MonotonicClock
+    let logger = TernLog.logger("ice")
+    /// Where one-shot mDNS queries go (the mDNS group; tests use a fake responder).
+    let mdnsDestinationBox = Mutex(MDNSQuery.Destination())
+    var mdnsDestination: MDNSQuery.Destination { mdnsDestinationBox.withLock { $0 } }
+
+    /// The configuration this transport was created with.
+    public let configuration: IceConfiguration
+    /// Controlling or controlled (RFC 8445 §6.1.1), fixed at creation.
+    public let role: IceRole
+    /// Events in the order they happened (one consumer); finishes after `.stateChanged(.closed)`.
+    public let events: AsyncStream<IceEvent>
+    /// The largest datagram `send` accepts (`IceConfiguration.maximumDatagramSize`).
+    public var maximumDatagramSize: Int { configuration.maximumDatagramSize }
+
+    /// Creates the agent on `loop` (a new `GLibEventLoop` when nil). Server host names are
+    /// resolved here, blocking, with the system resolver.
+    public init(configuration: IceConfiguration = IceConfiguration(), role: IceRole,
+                loop: GLibEventLoop? = nil, clock: any MonotonicClock = SystemClock()) throws(IceError) {
+        self.configuration = configuration
+        self.role = role
+        self.clock = clock
+        let servers = try Self.resolveServers(configuration.servers)
+        let loop = loop ?? GLibEventLoop(name: "tern.ice.\(role.rawValue)")
+        var options = NICE_AGENT_OPTION_REGULAR_NOMINATION.rawValue | NICE_AGENT_OPTION_ICE_TRICKLE.rawValue
+        if configuration.consentFreshness { options |= NICE_AGENT_OPTION_CONSENT_FRESHNESS.rawValue }
+        guard let raw = nice_agent_new_full(loop.context, NICE_COMPATIBILITY_RFC5245, NiceAgentOption(rawValue: options))
+        else { throw .agentCreationFailed(reason: "nice_agent_new_full returned NULL") }
+        agent = NiceAgentHandle(pointer: raw, loop: loop)
+        try Self.configure(agent, configuration, role: role)
+        let stream = nice_agent_add_stream(raw, 1)
+        guard stream != 0 else { throw .agentCreationFailed(reason: "nice_agent_add_stream failed") }
+        streamID = stream
+        try Self.configureStream(agent, stream: stream, configuration, servers: servers)
+        (events, continuation) = AsyncStream.makeStream(of: IceEvent.self, bufferingPolicy: .unbounded)
+        connectCallbacks()
+    }
+
+    deinit {
+        shutDown(emitEvents: false)
+    }
+
+    // MARK: Public state
+
+    /// The current W3C transport state.
+    public var transportState: IceTransportState { state.withLock { $0.transportState } }
+    /// The current gathering state.
+    public var gatheringState: IceGatheringState { state.withLock { $0.gatheringState } }
+    /// The pair carrying data, once one is selected.
+    public var selectedPair: IceCandidatePair? { state.withLock { $0.selectedPair } }
+    /// Every local candidate gathered so far (including ones `policy` keeps from signalling).
+    public var localCandidates: [IceCandidate] { state.withLock { $0.localCandidates } }
+    /// Why the transport is `failed` (nil otherwise). libnice does not report a cause, so this
+    /// is inferred from what happened before: no remote candidates, checks failing before any
+    /// pair worked (unreachable peer or wrong credentials), or loss after connecting (consent).
+    public var failureReason: String? { state.withLock { $0.failureReason } }
+    /// The trace so far.
+    public var trace: IceTrace { state.withLock { $0.trace } }
+
+    /// Our ufrag and password, to signal to the peer (they change on `restart()`).
+    public var localCredentials: IceCredentials {
+        let agent = self.agent, stream = streamID
+        // On the loop thread like every other agent call (see NiceCallbacks.swift); after the
+        // loop stopped nothing else can run, so reading directly is safe.
+        let read = { () -> IceCredentials in
+            var ufrag: UnsafeMutablePointer<gchar>?
+            var pwd: UnsafeMutablePointer<gchar>?
+            guard nice_agent_get_local_credentials(agent.pointer, stream, &ufrag, &pwd) != 0,
+                  let ufrag, let pwd else { return IceCredentials(ufrag: "", pwd: "") }
+            defer { g_free(ufrag); g_free(pwd) }
+            return IceCredentials(ufrag: String(cString: ufrag), pwd: String(cString: pwd))
+        }
+        return agent.loop.sync(read) ?? read()
+    }
+
+    // MARK: Helpers used by the extensions
+
+    /// Runs `body` on the loop thread (inline when already there).
+    func onLoop<T>(_ body: () -> T) throws(IceError) -> T {
+        guard let result = agent.loop.sync(body) else { throw .closed }
+        return result
+    }
+
+    /// Records `event` in the trace (caller holds the state lock through `inout`).
+    func record(_ event: IceTrace.Event, in s: inout State) {
+        s.trace.record(event, at: clock.now())
+    }
+
+    func emit(_ event: IceEvent) {
+        continuation.yield(event)
+    }
+}

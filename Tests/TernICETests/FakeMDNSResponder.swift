@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+@testable import TernICE
+
+/// A unicast stand-in for an mDNS responder on 127.0.0.1: answers every A/AAAA question for
+/// `name` with `address` (the container has no multicast responder).
+final class FakeMDNSResponder: @unchecked Sendable {
+    // `fd` and `port` are set once in init; `running` is atomic.
+    let port: UInt16
+    private let fd: Int32
+    private let counters = Counters()
+    /// Questions answered so far.
+    var queries: Int { counters.queries.load(ordering: .relaxed) }
+
+    private final class Counters: Sendable {
+        let running = Atomic(true)
+        let queries = Atomic(0)
+    }
+
+    init(name: String, address: [UInt8]) throws {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        self.fd = fd
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw FakeResponderError.bindFailed }
+        port = UInt16(bigEndian: addr.sin_port)
+        let counters = self.counters
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 2048)
+            while counters.running.load(ordering: .relaxed) {
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&pfd, 1, 50) > 0 else { continue }
+                var from = sockaddr_storage()
+                var fromLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                let n = withUnsafeMutablePointer(to: &from) { p in
+                    p.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, &buffer, buffer.count, 0, $0, &fromLength) }
+                }
+                guard n > 0, let q = MDNSMessage.question(in: Array(buffer[0..<n])), q.name == name,
+                      let answer = MDNSMessage.response(id: q.id, name: name, ipv4: address) else { continue }
+                counters.queries.add(1, ordering: .relaxed)
+                _ = withUnsafePointer(to: &from) { p in
+                    p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, answer, answer.count, 0, $0, fromLength) }
+                }
+            }
+            close(fd)
+        }
+    }
+
+    func stop() { counters.running.store(false, ordering: .relaxed) }
+    deinit { stop() }
+}
+
+enum FakeResponderError: Error { case bindFailed }

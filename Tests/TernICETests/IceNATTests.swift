@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import TernCore
+@testable import TernICE
+
+/// A real NAT (iptables MASQUERADE in a network namespace) between two agents, with coturn
+/// on the "internet" side. Root only; skipped otherwise.
+@Suite(.serialized) struct IceNATTests {
+    @Test func agentBehindNATGathersItsPublicAddressAndConnects() async throws {
+        guard let lab = NetworkLab.makeIfPossible() else { return }
+        defer { lab.tearDown() }
+        guard FileManager.default.isExecutableFile(atPath: Coturn.executable) else { return }
+        let coturn = try Coturn(ip: NetworkLab.wanAddress, namespace: lab.wan)
+        defer { coturn.stop() }
+
+        var inside = IceConfiguration()
+        inside.allowedAddresses = [NetworkLab.lanAddress]
+        inside.servers = [try IceServer(url: "stun:\(NetworkLab.wanAddress):\(coturn.port)")]
+        var outside = IceConfiguration()
+        outside.allowedAddresses = [NetworkLab.wanAddress]
+        let a = try IcePeer(.controlling, IceTransport(configuration: inside, role: .controlling,
+                                                       loop: .inNetworkNamespace(lab.path(lab.lan), name: "lan")))
+        let b = try IcePeer(.controlled, IceTransport(configuration: outside, role: .controlled,
+                                                      loop: .inNetworkNamespace(lab.path(lab.wan), name: "wan")))
+        let tasks = try wire(a, b)
+        #expect(await eventually { a.transport.gatheringState == .complete })
+        let srflx = try #require(a.transport.localCandidates.first { $0.type == .srflx })
+        #expect(srflx.address == NetworkLab.natPublicAddress)       // the NAT's public side
+        #expect(srflx.relatedAddress == NetworkLab.lanAddress)      // our private base
+        #expect(await eventually { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
+        // The outside agent sees us only at the NAT's address.
+        #expect(b.transport.selectedPair?.remote.address == NetworkLab.natPublicAddress)
+        try a.transport.send([1, 2, 3]); try b.transport.send([4, 5, 6])
+        #expect(await eventually { b.received.withLock { $0.contains([1, 2, 3]) } && a.received.withLock { $0.contains([4, 5, 6]) } })
+        print("NAT trace (inside agent):\n\(a.transport.trace)")
+        a.transport.close(); b.transport.close()
+        for t in tasks { await t.value }
+    }
+
+    @Test func relayOnlyAgentBehindNATConnectsThroughTURN() async throws {
+        guard let lab = NetworkLab.makeIfPossible() else { return }
+        defer { lab.tearDown() }
+        guard FileManager.default.isExecutableFile(atPath: Coturn.executable) else { return }
+        let coturn = try Coturn(ip: NetworkLab.wanAddress, namespace: lab.wan)
+        defer { coturn.stop() }
+
+        var inside = IceConfiguration()
+        inside.allowedAddresses = [NetworkLab.lanAddress]
+        inside.transportPolicy = .relay
+        inside.servers = [try IceServer(url: "turn:\(NetworkLab.wanAddress):\(coturn.port)", username: "u", credential: "p")]
+        var outside = IceConfiguration()
+        outside.allowedAddresses = [NetworkLab.wanAddress]
+        let a = try IcePeer(.controlling, IceTransport(configuration: inside, role: .controlling,
+                                                       loop: .inNetworkNamespace(lab.path(lab.lan), name: "lan")))
+        let b = try IcePeer(.controlled, IceTransport(configuration: outside, role: .controlled,
+                                                      loop: .inNetworkNamespace(lab.path(lab.wan), name: "wan")))
+        let tasks = try wire(a, b)
+        #expect(await eventually(within: .seconds(20)) { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
+        #expect(a.transport.selectedPair?.local.type == .relay)
+        // The peer sees the TURN server's relayed address, never the NAT or the private one.
+        #expect(b.transport.selectedPair?.remote.address == NetworkLab.wanAddress)
+        #expect(b.transport.selectedPair?.remote.port != nil)
+        try a.transport.send([9]); try b.transport.send([8])
+        #expect(await eventually { b.received.withLock { $0.contains([9]) } && a.received.withLock { $0.contains([8]) } })
+        a.transport.close(); b.transport.close()
+        for t in tasks { await t.value }
+    }
+
+    /// libnice 0.1.21 expires consent after 10 s; Tern reports `disconnected` and waits
+    /// `consentFailureGrace` before `failed`. An ICE restart inside the grace recovers.
+    @Test func outageGivesDisconnectedAndAnICERestartInTheGraceRecovers() async throws {
+        guard let lab = NetworkLab.makeIfPossible() else { return }
+        defer { lab.tearDown() }
+        var inside = IceConfiguration()
+        inside.allowedAddresses = [NetworkLab.lanAddress]
+        inside.consentFailureGrace = .seconds(30)
+        var outside = IceConfiguration()
+        outside.allowedAddresses = [NetworkLab.wanAddress]
+        outside.consentFailureGrace = .seconds(30)
+        let a = try IcePeer(.controlling, IceTransport(configuration: inside, role: .controlling,
+                                                       loop: .inNetworkNamespace(lab.path(lab.lan), name: "lan")))
+        let b = try IcePeer(.controlled, IceTransport(configuration: outside, role: .controlled,
+                                                      loop: .inNetworkNamespace(lab.path(lab.wan), name: "wan")))
+        let tasks = try wire(a, b)
+        #expect(await eventually { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
+        try lab.setOutage(true)
+        #expect(await eventually(within: .seconds(30)) { a.transport.transportState == .disconnected })
+        #expect(a.transport.failureReason?.contains("consent") == true)
+        try lab.setOutage(false)
+        // The application restarts ICE during the grace period (offer/answer by hand).
+        a.forwarding.store(false, ordering: .relaxed); b.forwarding.store(false, ordering: .relaxed)
+        let newA = try a.transport.restart(), newB = try b.transport.restart()
+        try b.transport.setRemoteCredentials(newA)
+        try a.transport.setRemoteCredentials(newB)
+        for c in a.transport.localCandidates { try b.transport.addRemoteCandidate(c.sdp) }
+        for c in b.transport.localCandidates { try a.transport.addRemoteCandidate(c.sdp) }
+        try a.transport.addRemoteEndOfCandidates(); try b.transport.addRemoteEndOfCandidates()
+        #expect(await eventually(within: .seconds(10)) { [.connected, .completed].contains(a.transport.transportState) })
+        try a.transport.send([42])
+        #expect(await eventually { b.received.withLock { $0.contains([42]) } })
+        #expect(!a.saw(.failed))
+        print("outage + restart trace:\n\(a.transport.trace)")
+        a.transport.close(); b.transport.close()
+        for t in tasks { await t.value }
+    }
+}
