@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Finds the frequency of a tone in decoded PCM, to check end to end that the
+/// audio a peer receives is the tone the other peer sent (`SineToneSource`).
+///
+/// Uses the Goertzel algorithm (a single-bin DFT) over a Hann-windowed block:
+/// a coarse scan in 10 Hz steps, then a 0.5 Hz scan around the best bin.
+public enum ToneDetector {
+    /// Power of `frequency` in `samples` (mono, Hann-windowed), in arbitrary units.
+    public static func power(at frequency: Double, in samples: [Int16], sampleRate: Int = 48_000) -> Double {
+        power(at: frequency, windowed: window(samples[...]), sampleRate: sampleRate)
+    }
+
+    /// The dominant frequency in `range` (Hz), to about ±1 Hz for a clean tone,
+    /// or nil when the block is silent. Analyses at most `maxSamples` samples from the middle
+    /// of `samples` (mono), which bounds the cost.
+    public static func dominantFrequency(in samples: [Int16], sampleRate: Int = 48_000,
+                                         range: ClosedRange<Double> = 50...4_000,
+                                         maxSamples: Int = 16_384) -> Double? {
+        let take = min(samples.count, maxSamples)
+        guard take >= 256 else { return nil }
+        let start = (samples.count - take) / 2
+        let block = window(samples[start..<(start + take)])
+        guard block.contains(where: { abs($0) > 64 }) else { return nil }
+        var best = range.lowerBound, bestPower = -1.0
+        var f = range.lowerBound
+        while f <= range.upperBound {
+            let p = power(at: f, windowed: block, sampleRate: sampleRate)
+            if p > bestPower { (best, bestPower) = (f, p) }
+            f += 10
+        }
+        let coarse = best
+        f = max(range.lowerBound, coarse - 10)
+        while f <= min(range.upperBound, coarse + 10) {
+            let p = power(at: f, windowed: block, sampleRate: sampleRate)
+            if p > bestPower { (best, bestPower) = (f, p) }
+            f += 0.5
+        }
+        return best
+    }
+
+    /// Which of `candidates` (Hz) carries the most power in `samples`; nil if `candidates` is empty.
+    public static func strongest(of candidates: [Double], in samples: [Int16], sampleRate: Int = 48_000) -> Double? {
+        let block = window(samples[...])
+        return candidates.max { power(at: $0, windowed: block, sampleRate: sampleRate)
+            < power(at: $1, windowed: block, sampleRate: sampleRate) }
+    }
+
+    private static func window(_ samples: ArraySlice<Int16>) -> [Double] {
+        let n = samples.count
+        guard n > 1 else { return samples.map(Double.init) }
+        var out = [Double](repeating: 0, count: n)
+        for (i, sample) in samples.enumerated() {
+            let w = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n - 1))
+            out[i] = Double(sample) * w
+        }
+        return out
+    }
+
+    private static func power(at frequency: Double, windowed block: [Double], sampleRate: Int) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * frequency / Double(sampleRate))
+        var s1 = 0.0, s2 = 0.0
+        block.withUnsafeBufferPointer { buffer in
+            for x in buffer {
+                let s0 = x + coefficient * s1 - s2
+                s2 = s1
+                s1 = s0
+            }
+        }
+        return s1 * s1 + s2 * s2 - coefficient * s1 * s2
+    }
+}

@@ -1,0 +1,35 @@
+/// How a VP8 encoder is set up. Defaults suit real-time WebRTC video.
+public struct VP8EncoderConfiguration: Sendable, Equatable {
+    /// Picture width in pixels (even).
+    public var width: Int
+    /// Picture height in pixels (even).
+    public var height: Int
+    /// Target bitrate in kilobits per second (constant bitrate mode).
+    public var bitrateKbps: Int
+    /// Nominal frame rate; sets the encoder time base and RTP timestamp step.
+    public var framesPerSecond: Int
+    /// Longest distance between keyframes, in frames.
+    public var keyframeInterval: Int
+    /// libvpx speed/quality trade-off for real time, −16…16; higher is faster (WebRTC uses −6…−16 / 4…16).
+    public var cpuUsed: Int
+    /// Error-resilient mode: each frame is decodable after losses of earlier non-reference data.
+    public var errorResilient: Bool
+    /// Encoder threads.
+    public var threads: Int
+
+    /// A configuration; every field but the size has a default.
+    public init(width: Int, height: Int, bitrateKbps: Int = 800, framesPerSecond: Int = 30,
+                keyframeInterval: Int = 3000, cpuUsed: Int = 8, errorResilient: Bool = true, threads: Int = 1) {
+        self.width = width
+        self.height = height
+        self.bitrateKbps = bitrateKbps
+        self.framesPerSecond = framesPerSecond
+        self.keyframeInterval = keyframeInterval
+        self.cpuUsed = cpuUsed
+        self.errorResilient = errorResilient
+        self.threads = threads
+    }
+
+    /// RTP timestamp increment (90 kHz clock, RFC 7741 §4.1) between frames.
+    public var timestampIncrement: UInt32 { UInt32(90_000 / max(framesPerSecond, 1)) }
+}

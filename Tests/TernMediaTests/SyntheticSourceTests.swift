@@ -1,0 +1,51 @@
+import Testing
+import TernMedia
+
+@Suite("Synthetic sources and verifying sinks")
+struct SyntheticSourceTests {
+    @Test("the tone detector finds the generated frequency", arguments: [300.0, 440.0, 660.0, 1000.0])
+    func toneDetection(frequency: Double) throws {
+        var source = SineToneSource(frequency: frequency)
+        let pcm = (0..<25).flatMap { _ in source.nextFrame() }
+        let detected = try #require(ToneDetector.dominantFrequency(in: pcm))
+        #expect(abs(detected - frequency) <= 1)
+        #expect(ToneDetector.strongest(of: [frequency - 50, frequency, frequency + 50], in: pcm) == frequency)
+    }
+
+    @Test("silence has no dominant frequency")
+    func silence() {
+        #expect(ToneDetector.dominantFrequency(in: [Int16](repeating: 0, count: 9600)) == nil)
+    }
+
+    @Test("tone frames are 960 samples and the phase continues across frames")
+    func toneFrames() {
+        var source = SineToneSource(frequency: 440, amplitude: 0.5)
+        let a = source.nextFrame(), b = source.nextFrame()
+        #expect(a.count == 960 && b.count == 960)
+        #expect(abs(Int(b[0]) - Int(a[959])) < 1_000)
+        var stereo = SineToneSource(frequency: 440, channels: .stereo)
+        let s = stereo.nextFrame()
+        #expect(s.count == 1920 && s[200] == s[201])
+    }
+
+    @Test("the test-pattern counter reads back from the raw picture", arguments: [UInt16(0), 1, 29, 0x5A5A, 0xFFFF])
+    func patternReadBack(counter: UInt16) {
+        let frame = TestPatternSource.frame(counter: counter, width: 320, height: 240)
+        #expect(TestPatternReader.counter(in: frame) == counter)
+    }
+
+    @Test("a picture without the pattern reads as nil, not as a number")
+    func foreignPicture() {
+        #expect(TestPatternReader.counter(in: I420Frame(width: 320, height: 240, luma: 128)) == nil)
+        #expect(TestPatternReader.counter(in: I420Frame(width: 320, height: 240, luma: 16)) == nil)
+    }
+
+    @Test("the source counts up and the bar moves between frames")
+    func sourceAdvances() {
+        var source = TestPatternSource(width: 160, height: 120)
+        let first = source.nextFrame(), second = source.nextFrame()
+        #expect(TestPatternReader.counter(in: first) == 0)
+        #expect(TestPatternReader.counter(in: second) == 1)
+        #expect(first.y[100 * 160 ..< 101 * 160] != second.y[100 * 160 ..< 101 * 160])
+    }
+}

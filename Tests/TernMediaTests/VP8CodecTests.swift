@@ -1,0 +1,141 @@
+import Testing
+import TernMedia
+
+@Suite("VP8 codec (libvpx)")
+struct VP8CodecTests {
+    @Test("one 320x240 frame encodes to a keyframe and decodes to a 320x240 I420 picture")
+    func smokeOneFrame() throws {
+        let encoder = try VP8Encoder(configuration: VP8EncoderConfiguration(width: 320, height: 240))
+        let decoder = try VP8Decoder()
+        let encoded = try #require(try encoder.encode(TestPatternSource.frame(counter: 5, width: 320, height: 240)))
+        #expect(encoded.isKeyframe)
+        #expect(encoded.timestamp == 0)
+        let header = try #require(VP8PayloadHeader(encoded.data))   // RFC 7741 §4.3 / RFC 6386 §9.1
+        #expect(header.isKeyframe && header.showFrame)
+        #expect(header.keyframeWidth == 320 && header.keyframeHeight == 240)
+        #expect(header.firstPartitionSize > 0 && header.firstPartitionSize < encoded.data.count)
+        let picture = try #require(try decoder.decode(encoded))
+        #expect(picture.width == 320 && picture.height == 240)
+        #expect(picture.y.count == 320 * 240 && picture.u.count == 160 * 120 && picture.v.count == 160 * 120)
+        #expect(TestPatternReader.counter(in: picture) == 5)
+        #expect(encoder.nextTimestamp == 3000)
+    }
+
+    @Test("a frame of the wrong size is a typed error")
+    func wrongSize() throws {
+        let encoder = try VP8Encoder(configuration: VP8EncoderConfiguration(width: 320, height: 240))
+        #expect(throws: VP8Error.frameSizeMismatch(expectedWidth: 320, expectedHeight: 240, width: 160, height: 120)) {
+            try encoder.encode(I420Frame(width: 160, height: 120))
+        }
+    }
+
+    @Test("an odd size is rejected at configuration")
+    func oddSize() {
+        #expect(throws: VP8Error.self) { try VP8Encoder(configuration: VP8EncoderConfiguration(width: 321, height: 240)) }
+    }
+
+    @Test("only the first frame is a keyframe until one is forced or requested")
+    func forcedKeyframes() throws {
+        let encoder = try VP8Encoder(configuration: VP8EncoderConfiguration(width: 320, height: 240))
+        var source = TestPatternSource()
+        var keyframes: [Bool] = []
+        for index in 0..<10 {
+            if index == 6 { encoder.requestKeyframe() }
+            let frame = try #require(try encoder.encode(source.nextFrame(), forceKeyframe: index == 3))
+            keyframes.append(frame.isKeyframe)
+        }
+        #expect(keyframes == [true, false, false, true, false, false, true, false, false, false])
+    }
+
+    @Test("the keyframe interval bounds the distance between keyframes")
+    func keyframeInterval() throws {
+        let encoder = try VP8Encoder(configuration: VP8EncoderConfiguration(width: 160, height: 120, keyframeInterval: 5))
+        var source = TestPatternSource(width: 160, height: 120)
+        var keyIndices: [Int] = []
+        for index in 0..<16 where try #require(try encoder.encode(source.nextFrame())).isKeyframe {
+            keyIndices.append(index)
+        }
+        #expect(keyIndices.first == 0)
+        #expect(zip(keyIndices, keyIndices.dropFirst()).allSatisfy { $1 - $0 <= 5 })
+        #expect(keyIndices.count >= 3)
+    }
+
+    @Test("garbage given to the decoder throws instead of crashing")
+    func garbageDecode() throws {
+        let decoder = try VP8Decoder()
+        #expect(throws: VP8Error.self) { try decoder.decode([UInt8]()) }
+        var random = SeededRandomBytes(seed: 11)
+        for _ in 0..<300 {
+            _ = try? decoder.decode(random.bytes(count: Int(random.next() % 400) + 1))
+        }
+    }
+
+    @Test("30 test-pattern frames through encode, packetize at MTU 1200, depacketize, decode read back 0...29 (100 and 600 kb/s)",
+          arguments: [100, 600])
+    func videoPipeline(bitrateKbps: Int) throws {
+        let encoder = try VP8Encoder(configuration: VP8EncoderConfiguration(width: 320, height: 240, bitrateKbps: bitrateKbps))
+        let decoder = try VP8Decoder()
+        var packetizer = VP8Packetizer(maxPayloadSize: 1200, initialPictureID: 32_760)
+        var depacketizer = VP8Depacketizer()
+        var source = TestPatternSource()
+        var sequence: UInt16 = 65_530
+        var counters: [UInt16] = []
+        var pictureIDs: [UInt16] = []
+        for _ in 0..<30 {
+            let encoded = try #require(try encoder.encode(source.nextFrame()))
+            let units = packetizer.packetize(encoded)
+            for var unit in units {
+                #expect(unit.payload.count <= 1200)
+                unit.sequenceNumber = sequence
+                sequence &+= 1
+                if let frame = try depacketizer.push(unit) {
+                    #expect(frame.data == encoded.data && frame.isKeyframe == encoded.isKeyframe)
+                    pictureIDs.append(try #require(frame.pictureID))
+                    let picture = try #require(try decoder.decode(frame))
+                    counters.append(try #require(TestPatternReader.counter(in: picture)))
+                }
+            }
+        }
+        #expect(counters == Array(0..<30))
+        #expect(pictureIDs.prefix(9) == [32_760, 32_761, 32_762, 32_763, 32_764, 32_765, 32_766, 32_767, 0])
+        #expect(depacketizer.statistics.framesDropped == 0)
+    }
+
+    @Test("a lost payload drops one frame; with a keyframe requested at once, every other counter reads back")
+    func videoPipelineWithLossAndKeyframeRequest() throws {
+        let encoder = try VP8Encoder(configuration: VP8EncoderConfiguration(width: 320, height: 240, bitrateKbps: 600))
+        let decoder = try VP8Decoder()
+        // libvpx's real-time mode adapts its speed to wall-clock time, so frame sizes vary between runs;
+        // a 120-byte MTU makes sure every frame spans several payloads.
+        var packetizer = VP8Packetizer(maxPayloadSize: 120)
+        var depacketizer = VP8Depacketizer()
+        var source = TestPatternSource()
+        var sequence: UInt16 = 0
+        var readBack: [UInt16?] = []
+        var lostFrames: Set<Int> = []
+        for index in 0..<30 {
+            let encoded = try #require(try encoder.encode(source.nextFrame()))
+            var units = packetizer.packetize(encoded)
+            for unit in units.indices { units[unit].sequenceNumber = sequence; sequence &+= 1 }
+            if index == 10, units.count >= 3 {
+                units.remove(at: 1)   // a middle payload of frame 10 is lost on the way
+                lostFrames.insert(index)
+            }
+            let dropsBefore = depacketizer.statistics.framesDropped
+            for unit in units {
+                if let frame = try depacketizer.push(unit) {
+                    // A decoder fed a frame whose reference is missing may fail; that is a reason for a PLI.
+                    let picture = try? decoder.decode(frame)
+                    readBack.append(picture.flatMap { TestPatternReader.counter(in: $0) })
+                }
+            }
+            if depacketizer.statistics.framesDropped > dropsBefore {
+                encoder.requestKeyframe()   // what the receiver's RTCP PLI triggers
+            }
+        }
+        #expect(lostFrames == [10], "frame 10 should have spanned several payloads at MTU 120")
+        #expect(depacketizer.statistics.framesDropped == 1)
+        // Frame 10 never reaches the decoder; the keyframe requested right after makes frame 11 decodable.
+        #expect(readBack == (0..<30).filter { $0 != 10 }.map { Optional(UInt16($0)) })
+    }
+}
