@@ -1,0 +1,53 @@
+import TernCore
+
+/// The router's record of one call, from invite to its end.
+struct SignalingCall: Sendable {
+    let id: String
+    let caller: SignalingConnectionID
+    let callerUser: String
+    let calleeUser: String
+    /// Every device the invite was delivered to, ascending.
+    let devices: [SignalingConnectionID]
+    /// Devices that rejected (or went away) while ringing, with their reason.
+    var rejections: [SignalingConnectionID: RejectReason] = [:]
+    /// Whether the caller has been told `ringing` already (only the first is forwarded).
+    var ringingForwarded = false
+    /// The device that accepted; `nil` while ringing.
+    var answeredBy: SignalingConnectionID?
+    /// When an unanswered call times out.
+    let deadline: Instant
+    let rejectPolicy: RejectPolicy
+
+    /// Devices that still ring: not rejected, and the call not answered.
+    var ringingDevices: [SignalingConnectionID] {
+        answeredBy == nil ? devices.filter { rejections[$0] == nil } : []
+    }
+
+    /// What `connection` is to this call.
+    func role(of connection: SignalingConnectionID) -> Role {
+        if connection == caller { return .caller }
+        if let answeredBy { return connection == answeredBy ? .answerer : .outsider }
+        if devices.contains(connection), rejections[connection] == nil { return .ringingDevice }
+        return .outsider
+    }
+
+    /// The other party of an answered call.
+    func peer(of connection: SignalingConnectionID) -> SignalingConnectionID? {
+        guard let answeredBy else { return nil }
+        if connection == caller { return answeredBy }
+        if connection == answeredBy { return caller }
+        return nil
+    }
+
+    /// The reason the caller gets when every device is gone: declined over busy over unavailable.
+    var combinedRejectReason: RejectReason {
+        let reasons = Set(rejections.values)
+        if reasons.contains(.declined) { return .declined }
+        if reasons.contains(.busy) { return .busy }
+        return .unavailable
+    }
+
+    enum Role {
+        case caller, answerer, ringingDevice, outsider
+    }
+}

@@ -1,0 +1,24 @@
+/// Limits the router enforces; every one is documented in Docs/SIGNALING.md.
+public struct SignalingLimits: Sendable, Hashable {
+    /// Largest frame the router decodes (256 KiB); larger → `frameTooLarge`, connection kept.
+    public var maxFrameBytes = 256 * 1024
+    /// Longest user id, call id, queue name or request id, in UTF-8 bytes.
+    public var maxIdentifierBytes = 128
+    /// Connections that may be registered as one user at once.
+    public var maxDevicesPerUser = 16
+    /// Calls one connection may have started and not yet ended.
+    public var maxCallsPerConnection = 64
+    /// Requests waiting in one queue.
+    public var maxQueueLength = 1_000
+    /// Requests one connection may have waiting, over all queues.
+    public var maxRequestsPerConnection = 16
+    /// Ring time when an invite gives no `timeoutMs`.
+    public var defaultTimeoutMs = 30_000
+    /// Longest ring time an invite may ask for.
+    public var maxTimeoutMs = 600_000
+    /// Refused messages in a row after which the server closes the connection.
+    public var maxConsecutiveErrors = 100
+
+    /// The protocol v1 defaults.
+    public init() {}
+}

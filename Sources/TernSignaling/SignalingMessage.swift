@@ -1,0 +1,104 @@
+/// One frame of signaling protocol v1: a JSON object discriminated by `type`
+/// (Docs/SIGNALING.md has every message with examples).
+///
+/// Field names follow the W3C dictionaries (`RTCSessionDescriptionInit`,
+/// `RTCIceCandidateInit`) so a web page or a script can be a peer.
+public enum SignalingMessage: Hashable, Sendable {
+    // Registration.
+    /// Client → server: bind this connection to `user`. `token` is lowercase hex
+    /// HMAC-SHA256(key: server secret, message: user) (`SignalingToken`), any string in
+    /// open development mode.
+    case register(user: String, token: String)
+    /// Server → client: the connection now acts as `user`.
+    case registered(user: String)
+
+    // Calls.
+    /// Caller → server → every device of the callee (with `from` set by the server).
+    case invite(Invite)
+    /// Callee device → server → caller (forwarded once, from the first device that rings).
+    case ringing(callId: String)
+    /// Callee device → server → caller: the call is answered by this device.
+    case accept(callId: String)
+    /// Callee device → server → caller, or server → caller with `.unavailable`.
+    case reject(callId: String, reason: RejectReason)
+    /// Caller → server → ringing devices: the caller gave up before an answer.
+    case cancel(callId: String)
+    /// Either party of an answered call → server → the other party.
+    case hangup(callId: String)
+    /// Server → caller and ringing devices: nobody answered within `timeoutMs`.
+    case timeout(callId: String)
+    /// Server → the callee's other devices: one device accepted the call.
+    case answeredElsewhere(callId: String)
+    /// Party → server → other party of an answered call.
+    case description(callId: String, description: SignalingSessionDescription)
+    /// Party → server → other party of an answered call; `nil` is end of candidates.
+    case candidate(callId: String, candidate: SignalingIceCandidate?)
+
+    // Queues (call-centre flow).
+    /// Customer → server: wait in `queue`; answered by `queuePosition`.
+    case enqueue(queue: String, requestId: String, attachedData: [AttachedData])
+    /// Customer → server: leave the queue; answered by `dequeued`.
+    case dequeue(queue: String, requestId: String)
+    /// Server → customer: the request left the queue at its owner's request.
+    case dequeued(queue: String, requestId: String)
+    /// Server → customer: 1-based position, sent on enqueue and whenever it changes.
+    case queuePosition(queue: String, requestId: String, position: Int)
+    /// Agent → server: take the request at the head of `queue`.
+    case pick(queue: String)
+    /// Server → agent: the request picked; the agent then invites `customer`.
+    case picked(queue: String, requestId: String, customer: String, attachedData: [AttachedData])
+    /// Server → customer: `agent` picked the request and is about to invite you.
+    case assigned(queue: String, requestId: String, agent: String)
+
+    /// Server → client: a message was refused. The connection stays open.
+    case error(SignalingError)
+
+    /// The `type` string on the wire.
+    public var type: String {
+        switch self {
+        case .register: "register"
+        case .registered: "registered"
+        case .invite: "invite"
+        case .ringing: "ringing"
+        case .accept: "accept"
+        case .reject: "reject"
+        case .cancel: "cancel"
+        case .hangup: "hangup"
+        case .timeout: "timeout"
+        case .answeredElsewhere: "answeredElsewhere"
+        case .description: "description"
+        case .candidate: "candidate"
+        case .enqueue: "enqueue"
+        case .dequeue: "dequeue"
+        case .dequeued: "dequeued"
+        case .queuePosition: "queuePosition"
+        case .pick: "pick"
+        case .picked: "picked"
+        case .assigned: "assigned"
+        case .error: "error"
+        }
+    }
+
+    /// The call this message is about, if any.
+    public var callId: String? {
+        switch self {
+        case .invite(let invite): invite.callId
+        case .ringing(let id), .accept(let id), .reject(let id, _), .cancel(let id), .hangup(let id),
+             .timeout(let id), .answeredElsewhere(let id), .description(let id, _), .candidate(let id, _):
+            id
+        case .error(let error): error.callId
+        default: nil
+        }
+    }
+
+    /// Types a client may send; the others are sent by the server only.
+    public static let clientTypes: Set<String> = [
+        "register", "invite", "ringing", "accept", "reject", "cancel", "hangup",
+        "description", "candidate", "enqueue", "dequeue", "pick",
+    ]
+
+    /// Every type of protocol v1.
+    public static let allTypes: Set<String> = clientTypes.union([
+        "registered", "timeout", "answeredElsewhere", "dequeued", "queuePosition", "picked", "assigned", "error",
+    ])
+}

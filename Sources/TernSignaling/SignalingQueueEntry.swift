@@ -1,0 +1,7 @@
+/// One request waiting in a named queue.
+struct SignalingQueueEntry: Sendable {
+    let requestId: String
+    let customer: SignalingConnectionID
+    let customerUser: String
+    let attachedData: [AttachedData]
+}

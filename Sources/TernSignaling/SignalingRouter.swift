@@ -1,0 +1,180 @@
+public import TernCore
+
+/// The signaling server's logic, sans-I/O: connection ids and frames in, time passed
+/// in, `SignalingRouterAction`s (sends and close requests) out. No sockets, tasks or
+/// clocks inside, so every rule of Docs/SIGNALING.md is testable deterministically.
+///
+/// A driver (the WebSocket `SignalingServer`, or `SignalingSwitchboard` for in-memory
+/// pipes) calls `open`, `handle(connection:text:now:)` for each frame, `close` when a
+/// connection goes away, and `handleTimeout(now:)` once `now >= nextTimeout`.
+public struct SignalingRouter: Sendable {
+    /// Per-connection state.
+    struct Connection: Sendable {
+        var user: String?
+        var consecutiveErrors = 0
+        var closing = false
+    }
+
+    /// The HMAC secret; `nil` is open development mode (any token accepted).
+    public let secret: String?
+    /// The limits enforced.
+    public let limits: SignalingLimits
+
+    var connections: [SignalingConnectionID: Connection] = [:]
+    /// Registered connections of each user, ascending.
+    var devicesByUser: [String: [SignalingConnectionID]] = [:]
+    var calls: [String: SignalingCall] = [:]
+    var queues: [String: [SignalingQueueEntry]] = [:]
+
+    /// Creates a router; `secret: nil` accepts any token (development only).
+    public init(secret: String? = nil, limits: SignalingLimits = SignalingLimits()) {
+        self.secret = secret
+        self.limits = limits
+    }
+
+    /// Whether `register` accepts any token.
+    public var isOpenMode: Bool { secret == nil }
+
+    /// Connections known to the router.
+    public var connectionCount: Int { connections.count }
+
+    /// Calls ringing or answered.
+    public var callCount: Int { calls.count }
+
+    /// The user a connection registered as, if it did.
+    public func user(of connection: SignalingConnectionID) -> String? { connections[connection]?.user }
+
+    /// The earliest instant at which `handleTimeout(now:)` has work; `nil` if none.
+    public var nextTimeout: Instant? {
+        calls.values.lazy.filter { $0.answeredBy == nil }.map(\.deadline).min()
+    }
+
+    /// A new connection (messages from unknown connections also open them implicitly).
+    public mutating func open(connection: SignalingConnectionID) {
+        if connections[connection] == nil { connections[connection] = Connection() }
+    }
+
+    /// One text frame from `connection`: decoded, checked, acted on.
+    public mutating func handle(connection: SignalingConnectionID, text: String, now: Instant) -> [SignalingRouterAction] {
+        open(connection: connection)
+        var out: [SignalingRouterAction] = []
+        do {
+            let message = try SignalingCodec.decode(text, maxBytes: limits.maxFrameBytes)
+            dispatch(message, from: connection, now: now, into: &out)
+        } catch {
+            refuse(connection, error, into: &out)
+        }
+        return out
+    }
+
+    /// One already-decoded message from `connection` (in-process drivers and tests).
+    public mutating func handle(connection: SignalingConnectionID, message: SignalingMessage, now: Instant)
+        -> [SignalingRouterAction]
+    {
+        open(connection: connection)
+        var out: [SignalingRouterAction] = []
+        dispatch(message, from: connection, now: now, into: &out)
+        return out
+    }
+
+    /// `connection` went away: its calls end (the other side is told), its queue
+    /// requests leave their queues, its registration is dropped.
+    public mutating func close(connection: SignalingConnectionID, now: Instant) -> [SignalingRouterAction] {
+        guard let state = connections.removeValue(forKey: connection) else { return [] }
+        var out: [SignalingRouterAction] = []
+        if let user = state.user {
+            devicesByUser[user]?.removeAll { $0 == connection }
+            if devicesByUser[user]?.isEmpty == true { devicesByUser[user] = nil }
+        }
+        callsLost(connection, into: &out)
+        requestsLost(connection, into: &out)
+        return out
+    }
+
+    /// Ends every unanswered call whose deadline is not after `now`: `timeout` to the
+    /// caller and to each device still ringing.
+    public mutating func handleTimeout(now: Instant) -> [SignalingRouterAction] {
+        var out: [SignalingRouterAction] = []
+        let expired = calls.values.filter { $0.answeredBy == nil && $0.deadline <= now }.sorted { $0.id < $1.id }
+        for call in expired {
+            send(.timeout(callId: call.id), to: call.caller, into: &out)
+            for device in call.ringingDevices { send(.timeout(callId: call.id), to: device, into: &out) }
+            calls[call.id] = nil
+        }
+        return out
+    }
+
+    // MARK: Dispatch
+
+    mutating func dispatch(_ message: SignalingMessage, from connection: SignalingConnectionID, now: Instant,
+                           into out: inout [SignalingRouterAction])
+    {
+        guard connections[connection]?.closing == false else { return }
+        guard SignalingMessage.clientTypes.contains(message.type) else {
+            return refuse(connection, SignalingError(
+                code: .serverOnlyType, message: "\"\(message.type)\" is sent by the server only"), into: &out)
+        }
+        if case .register(let user, let token) = message {
+            return register(connection, user: user, token: token, into: &out)
+        }
+        guard let user = connections[connection]?.user else {
+            return refuse(connection, SignalingError(
+                code: .notRegistered, message: "send register before \(message.type)", callId: message.callId), into: &out)
+        }
+        switch message {
+        case .invite(let invite): self.invite(invite, from: connection, user: user, now: now, into: &out)
+        case .ringing(let id): ringing(id, from: connection, into: &out)
+        case .accept(let id): accept(id, from: connection, into: &out)
+        case .reject(let id, let reason): reject(id, reason: reason, from: connection, into: &out)
+        case .cancel(let id): cancel(id, from: connection, into: &out)
+        case .hangup(let id): hangup(id, from: connection, into: &out)
+        case .description(let id, _), .candidate(let id, _): relay(message, callId: id, from: connection, into: &out)
+        case .enqueue(let queue, let requestId, let data):
+            enqueue(queue: queue, requestId: requestId, attachedData: data, from: connection, user: user, into: &out)
+        case .dequeue(let queue, let requestId): dequeue(queue: queue, requestId: requestId, from: connection, into: &out)
+        case .pick(let queue): pick(queue: queue, agent: connection, agentUser: user, into: &out)
+        default: break  // server-only types were refused above
+        }
+    }
+
+    // MARK: Output helpers
+
+    mutating func send(_ message: SignalingMessage, to connection: SignalingConnectionID,
+                       into out: inout [SignalingRouterAction])
+    {
+        guard connections[connection]?.closing == false else { return }
+        out.append(.send(connection, message))
+    }
+
+    /// A successful message: the connection's run of errors is over.
+    mutating func accepted(_ connection: SignalingConnectionID) {
+        connections[connection]?.consecutiveErrors = 0
+    }
+
+    /// Answers a refused message with `error`; after too many in a row, closes.
+    mutating func refuse(_ connection: SignalingConnectionID, _ error: SignalingError,
+                         into out: inout [SignalingRouterAction])
+    {
+        guard var state = connections[connection], !state.closing else { return }
+        state.consecutiveErrors += 1
+        out.append(.send(connection, .error(error)))
+        if state.consecutiveErrors >= limits.maxConsecutiveErrors {
+            state.closing = true
+            out.append(.send(connection, .error(SignalingError(
+                code: .tooManyErrors, message: "\(state.consecutiveErrors) refused messages in a row; closing"))))
+            out.append(.close(connection, reason: "too many errors"))
+        }
+        connections[connection] = state
+    }
+
+    /// Checks a user id, call id, queue name or request id.
+    func validIdentifier(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= limits.maxIdentifierBytes
+    }
+
+    func identifierError(_ field: String, callId: String? = nil, requestId: String? = nil) -> SignalingError {
+        SignalingError(code: .invalidMessage,
+                       message: "\(field) must be 1 to \(limits.maxIdentifierBytes) bytes long",
+                       callId: callId, requestId: requestId)
+    }
+}

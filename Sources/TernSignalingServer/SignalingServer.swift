@@ -1,0 +1,161 @@
+public import TernCore
+public import TernSignaling
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+
+/// The reference signaling server: protocol v1 (Docs/SIGNALING.md) as JSON text
+/// frames over WebSocket at `ws://HOST:PORT/v1`, on Hummingbird.
+///
+/// A thin driver: a `SignalingSwitchboard` owns the sans-I/O `SignalingRouter`, each
+/// WebSocket feeds it frames and writes what it queues, and one timer task fires
+/// ringing timeouts.
+public actor SignalingServer {
+    /// Frames above this size make the server close the WebSocket (1009, message too
+    /// big) instead of buffering them; frames between `SignalingLimits.maxFrameBytes`
+    /// (256 KiB) and this get an `error` reply and the connection stays.
+    public static let hardFrameLimit = 1 << 20
+    /// How often the timer task looks for due ringing timeouts.
+    public static let timerResolution = Duration.milliseconds(20)
+
+    /// Interface to listen on.
+    public nonisolated let host: String
+    /// Port asked for (0 = any free port; `start()` returns the one bound).
+    public nonisolated let port: Int
+    /// The switchboard (router and connections) this server drives.
+    public nonisolated let switchboard: SignalingSwitchboard
+    private let logger: Logger
+    private var group: ServiceGroup?
+    private var running: Task<Void, any Error>?
+    private var timer: Task<Void, Never>?
+
+    /// A server on `host:port`. `secret` enables token checks (`SignalingToken`);
+    /// `nil` is open development mode (any token accepted, a warning is logged).
+    public init(host: String = "127.0.0.1", port: Int = 8787, secret: String? = nil,
+                limits: SignalingLimits = SignalingLimits(), clock: any MonotonicClock = SystemClock())
+    {
+        self.host = host
+        self.port = port
+        logger = TernLog.logger("signaling")
+        switchboard = SignalingSwitchboard(router: SignalingRouter(secret: secret, limits: limits), clock: clock)
+    }
+
+    /// Starts listening and returns the bound port; the server runs until `shutdown()`.
+    @discardableResult
+    public func start() async throws -> Int {
+        try await launch(signals: [])
+    }
+
+    /// Starts listening, calls `onListening` with the bound port, and serves until
+    /// SIGINT or SIGTERM (then shuts down gracefully) or until `shutdown()`.
+    public func run(onListening: @Sendable (Int) -> Void = { _ in }) async throws {
+        let bound = try await launch(signals: [.sigint, .sigterm])
+        onListening(bound)
+        try await running?.value
+        await stopTimer()
+    }
+
+    /// Stops accepting connections, closes the open ones (1001, going away) and waits
+    /// for the server to finish.
+    public func shutdown() async {
+        switchboard.closeAll(reason: "server shutting down")
+        await group?.triggerGracefulShutdown()
+        _ = await running?.result
+        running = nil
+        group = nil
+        await stopTimer()
+    }
+
+    private func stopTimer() async {
+        timer?.cancel()
+        await timer?.value
+        timer = nil
+    }
+
+    private func launch(signals: [UnixSignal]) async throws -> Int {
+        precondition(running == nil, "SignalingServer started twice")
+        if switchboard.isOpenMode {
+            logger.warning("signaling server has no secret: open development mode, any token is accepted")
+        }
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: Router(),
+            server: .http1WebSocketUpgrade(
+                configuration: .init(ws: .init(maxFrameSize: Self.hardFrameLimit))
+            ) { [switchboard] request, _, _ in
+                guard request.path?.split(separator: "?").first == "/v1" else { return .dontUpgrade }
+                return .upgrade([:]) { inbound, outbound, _ in
+                    await Self.serve(inbound: inbound, outbound: outbound, switchboard: switchboard)
+                }
+            },
+            configuration: .init(address: .hostname(host, port: port), serverName: "tern-signal"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [app], gracefulShutdownSignals: signals, logger: logger))
+        self.group = group
+        running = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+        var bound: Int?
+        for await value in portStream {
+            bound = value
+            break
+        }
+        guard let bound else {
+            // The service ended before listening: surface its error.
+            let failed = running
+            running = nil
+            self.group = nil
+            try await failed?.value
+            throw SignalingServerError.notListening(host: host, port: port)
+        }
+        timer = Task { [switchboard] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.timerResolution)
+                switchboard.fireTimeouts()
+            }
+        }
+        logger.info("signaling server listening on ws://\(host):\(bound)/v1")
+        return bound
+    }
+
+    /// One WebSocket: frames in go to the switchboard, what it queues goes out.
+    private static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+                              switchboard: SignalingSwitchboard) async
+    {
+        let (id, outgoing) = switchboard.open()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await item in outgoing {
+                    switch item {
+                    case .text(let text):
+                        do { try await outbound.write(.text(text)) } catch { return }
+                    case .close(let reason):
+                        try? await outbound.close(.goingAway, reason: reason)
+                        return
+                    }
+                }
+            }
+            do {
+                for try await message in inbound.messages(maxSize: hardFrameLimit) {
+                    switch message {
+                    case .text(let text): switchboard.receive(text, from: id)
+                    case .binary(let buffer): switchboard.receive(String(buffer: buffer), from: id)
+                    }
+                }
+            } catch {
+                // The socket failed or sent more than hardFrameLimit: the connection ends.
+            }
+            switchboard.close(id)
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import TernSignalingServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `tern signal`: runs the reference signaling server (protocol v1, Docs/SIGNALING.md).
+struct SignalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signal",
+        abstract: "Run the reference signaling server (WebSocket, protocol v1; see Docs/SIGNALING.md).")
+
+    @Option(help: "Port to listen on (0 = any free port).")
+    var port: Int = 8787
+
+    @Option(help: "Interface to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "HMAC secret: register needs token = lowercase hex HMAC-SHA256(secret, user). Without it, any token is accepted (development only).")
+    var secret: String?
+
+    func run() async throws {
+        if secret == nil {
+            print("warning: no --secret: open development mode, any register token is accepted")
+        }
+        let server = SignalingServer(host: host, port: port, secret: secret)
+        let host = self.host
+        try await server.run { bound in
+            print("tern signal: listening on ws://\(host):\(bound)/v1 (Ctrl-C to stop)")
+            fflush(nil)  // scripts read the URL from a pipe: do not leave it in the buffer
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import TernCore
+import TernSignaling
+
+/// Drives a `SignalingRouter` by hand: connection numbers, JSON or typed messages in,
+/// actions out, time moved explicitly.
+struct RouterHarness {
+    var router: SignalingRouter
+    var now = Instant.zero
+
+    init(secret: String? = nil, limits: SignalingLimits = SignalingLimits()) {
+        router = SignalingRouter(secret: secret, limits: limits)
+    }
+
+    mutating func json(_ connection: UInt64, _ text: String) -> [SignalingRouterAction] {
+        router.handle(connection: c(connection), text: text, now: now)
+    }
+
+    /// Sends `message` encoded as JSON text, the way a client would.
+    mutating func send(_ connection: UInt64, _ message: SignalingMessage) -> [SignalingRouterAction] {
+        router.handle(connection: c(connection), text: SignalingCodec.encode(message), now: now)
+    }
+
+    /// Registers `connection` as `user` in open mode and checks the reply.
+    @discardableResult
+    mutating func register(_ connection: UInt64, _ user: String, token: String = "dev") -> [SignalingRouterAction] {
+        send(connection, .register(user: user, token: token))
+    }
+
+    mutating func close(_ connection: UInt64) -> [SignalingRouterAction] {
+        router.close(connection: c(connection), now: now)
+    }
+
+    mutating func advance(ms: Int) -> [SignalingRouterAction] {
+        now = now + .milliseconds(ms)
+        return router.handleTimeout(now: now)
+    }
+}
+
+func c(_ n: UInt64) -> SignalingConnectionID { SignalingConnectionID(n) }
+
+func send(_ n: UInt64, _ message: SignalingMessage) -> SignalingRouterAction { .send(c(n), message) }
+
+/// The error codes sent to `connection` in `actions`.
+func errorCodes(_ actions: [SignalingRouterAction], to connection: UInt64) -> [SignalingErrorCode] {
+    actions.compactMap { action in
+        if case .send(let to, .error(let error)) = action, to == c(connection) { return error.code }
+        return nil
+    }
+}
