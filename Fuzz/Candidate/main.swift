@@ -1,0 +1,13 @@
+// libFuzzer target: the ICE candidate line parser (RFC 8839 grammar).
+// Built only with TERN_FUZZ=1 (see Package.swift and Scripts/fuzz); libFuzzer supplies main().
+import TernSDP
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    let text = String(decoding: bytes, as: UTF8.self)
+    if let candidate = try? IceCandidate(parsing: text) {
+        _ = try? IceCandidate(parsing: candidate.candidateString)
+    }
+    return 0
+}
