@@ -5,7 +5,7 @@ import TernSignaling
 import TernSignalingClient
 import TernSignalingServer
 
-@Suite("WebSocketSignalingTransport: plain ws:// client on SwiftNIO")
+@Suite("WebSocketSignalingTransport: plain ws:// client on SwiftNIO", .timeLimit(.minutes(1)))
 struct WebSocketSignalingTransportTests {
     /// The reason inside a `.failed` error, or `nil` for anything else.
     static func reason(connecting url: String) async -> String? {
@@ -106,6 +106,21 @@ struct WebSocketSignalingTransportTests {
         #expect(close?.readWebSocketErrorCode() == .normalClosure)
         await #expect(throws: SignalingTransportError.closed) { try await transport.send("too late") }
         await server.shutdown()
+    }
+
+    @Test("a large message the server sends right after the 101 is not lost, however the reads split it")
+    func messageRightAfterUpgrade() async throws {
+        let text = String(repeating: "0123456789abcdef", count: 45_000)  // 720,000 bytes, many reads
+        for _ in 0..<5 {
+            let server = try await ScriptedWebSocketServer.start(script: [
+                WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)),
+            ])
+            let transport = try await WebSocketSignalingTransport.connect(url: "ws://127.0.0.1:\(server.port)/v1")
+            var incoming = transport.incoming.makeAsyncIterator()
+            #expect(await incoming.next() == text)
+            await transport.close()
+            await server.shutdown()
+        }
     }
 
     @Test("a message over 1 MiB in fragments makes the client close with 1009 and finish incoming")
