@@ -1,0 +1,71 @@
+import Dispatch
+import Synchronization
+import TernCore
+
+/// One re-armable timer for a transport driver: the sans-I/O cores report `nextTimeout`, the
+/// driver arms this timer at the earliest one, and the handler feeds `handleTimeout(now:)`.
+/// Runs its handler on a private serial queue.
+///
+/// `@unchecked Sendable`: the dispatch source is documented thread-safe (`schedule` and `cancel`
+/// may be called from any thread); everything else is behind `Mutex`es.
+final class DriverTimer: @unchecked Sendable {
+    private final class Shared: Sendable {
+        let armedDeadline = Mutex<Instant?>(nil)
+        let handler = Mutex<(@Sendable () -> Void)?>(nil)
+    }
+
+    private let queue: DispatchQueue
+    private let source: any DispatchSourceTimer
+    private let shared = Shared()
+
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+        source = DispatchSource.makeTimerSource(queue: queue)
+        let shared = self.shared
+        source.setEventHandler {
+            shared.armedDeadline.withLock { $0 = nil }
+            shared.handler.withLock { $0 }?()
+        }
+        source.schedule(deadline: .distantFuture)
+        source.resume()
+    }
+
+    /// Sets what runs when the timer fires.
+    func setHandler(_ handler: @escaping @Sendable () -> Void) {
+        shared.handler.withLock { $0 = handler }
+    }
+
+    /// Arms the timer at `deadline` (nil disarms). Re-arming at the same deadline is free.
+    func arm(at deadline: Instant?, now: Instant) {
+        let changed = shared.armedDeadline.withLock { armed -> Bool in
+            guard armed != deadline else { return false }
+            armed = deadline
+            return true
+        }
+        guard changed else { return }
+        if let deadline {
+            let delay = max(0, (deadline - now).nanoseconds)
+            source.schedule(deadline: .now() + .nanoseconds(Int(delay)), leeway: .microseconds(200))
+        } else {
+            source.schedule(deadline: .distantFuture)
+        }
+    }
+
+    /// Stops the timer for good. A handler already running on the queue finishes first;
+    /// none runs after this returns.
+    func cancel() {
+        shared.handler.withLock { $0 = nil }
+        source.cancel()
+        if !queue.isCurrent { queue.sync {} }
+    }
+}
+
+private extension DispatchQueue {
+    /// Whether the caller runs on this queue (then `sync` on it would deadlock).
+    var isCurrent: Bool {
+        let key = DispatchSpecificKey<ObjectIdentifier>()
+        setSpecific(key: key, value: ObjectIdentifier(self))
+        defer { setSpecific(key: key, value: nil) }
+        return DispatchQueue.getSpecific(key: key) == ObjectIdentifier(self)
+    }
+}

@@ -1,0 +1,298 @@
+import TernCore
+import TernMedia
+import TernRTP
+import TernSDP
+
+/// The RTP/RTCP side of the transport, sans-I/O: turns payload units into RTP packets, routes
+/// received packets to their streams, keeps statistics, answers and sends feedback (NACK, PLI),
+/// and sends RTCP reports on the RFC 3550 §6.2 schedule. Packets come out unprotected;
+/// `TransportCore` protects them with SRTP.
+struct MediaEngine {
+    /// The SSRC our RTCP reports use when we send no media (RFC 3550 §6.4.2).
+    let localRTCPSSRC: UInt32
+    let cname: String
+    private let ntpMapping: NTPClockMapping
+    private var random: SeededRandom
+    private(set) var senders: [UInt32: MediaSender] = [:]
+    private(set) var receivers: [UInt32: MediaReceiver] = [:]
+    private var receiveConfigurations: [ReceiveStreamConfiguration] = []
+    private var rtcpSchedule: RTCPIntervalScheduler
+    private var queuedRTP: [[UInt8]] = []
+    private var queuedRTCP: [[UInt8]] = []
+    /// Packets no receive configuration claimed, or that failed to parse.
+    private(set) var unroutablePackets = 0
+    private(set) var malformedPackets = 0
+    private(set) var rtcpPacketsReceived = 0
+
+    init(localRTCPSSRC: UInt32, cname: String, ntpMapping: NTPClockMapping, now: Instant, seed: UInt64) {
+        self.localRTCPSSRC = localRTCPSSRC
+        self.cname = cname
+        self.ntpMapping = ntpMapping
+        self.random = SeededRandom(seed: seed)
+        // WebRTC uses a reduced minimum interval (RFC 8834 §5.1.3 allows it); 1 Mbit/s session.
+        var schedule = RTCPIntervalScheduler(configuration: .webRTC(sessionBandwidth: 1_000_000), now: now, seed: seed)
+        schedule.members = 2
+        self.rtcpSchedule = schedule
+    }
+
+    /// Applies the streams a negotiation produced. A sender that stops sending (hold, video
+    /// removed) keeps its sequence numbers and statistics for when it resumes: a jump in sequence
+    /// numbers would make the receiver's SRTP guess the wrong rollover counter (RFC 3711 §3.3.1).
+    /// Receivers stay bound to their SSRCs for the same reason.
+    mutating func configure(senders configurations: [SendStreamConfiguration], receivers receiveConfigurations: [ReceiveStreamConfiguration]) {
+        let sending = Set(configurations.map(\.ssrc))
+        for ssrc in senders.keys where !sending.contains(ssrc) { senders[ssrc]?.isActive = false }
+        for configuration in configurations {
+            if var existing = senders[configuration.ssrc] {
+                existing.configuration = configuration
+                existing.isActive = true
+                senders[configuration.ssrc] = existing
+            } else {
+                senders[configuration.ssrc] = MediaSender(configuration: configuration,
+                                                          initialSequenceNumber: UInt16(truncatingIfNeeded: random.next()))
+            }
+        }
+        self.receiveConfigurations = receiveConfigurations
+        rtcpSchedule.senders = sending.isEmpty ? 0 : 1
+        rtcpSchedule.weSent = !sending.isEmpty
+    }
+
+    // MARK: Sending
+
+    /// Packetizes `units` on the stream with `ssrc` and queues the packets.
+    mutating func send(_ units: [RTPPayloadUnit], ssrc: UInt32, now: Instant) -> Bool {
+        guard var sender = senders[ssrc], sender.isActive else { return false }
+        for unit in units {
+            let packet = sender.makePacket(unit)
+            sender.statistics.recordSent(packet, at: now)
+            if sender.configuration.nackEnabled { sender.history.store(packet, at: now) }
+            queuedRTP.append(packet.bytes)
+        }
+        sender.lastSentAt = now
+        senders[ssrc] = sender
+        return true
+    }
+
+    mutating func takeQueuedRTP() -> [[UInt8]] {
+        defer { queuedRTP.removeAll(keepingCapacity: true) }
+        return queuedRTP
+    }
+
+    mutating func takeQueuedRTCP() -> [[UInt8]] {
+        defer { queuedRTCP.removeAll(keepingCapacity: true) }
+        return queuedRTCP
+    }
+
+    /// Drops queued packets (no SRTP keys yet: media before DTLS is up is not sent).
+    mutating func discardQueued() {
+        queuedRTP.removeAll(keepingCapacity: true)
+        queuedRTCP.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Receiving RTP
+
+    mutating func receiveRTP(_ bytes: [UInt8], now: Instant, into output: inout TransportCore.Output) {
+        let packet: RTPPacket
+        do { packet = try RTPPacket(parsing: bytes) } catch {
+            malformedPackets += 1
+            return
+        }
+        if receivers[packet.ssrc] == nil {
+            guard let receiver = bind(packet) else {
+                unroutablePackets += 1
+                return
+            }
+            receivers[packet.ssrc] = receiver
+            output.events.append(.remoteStreamStarted(receiver.info))
+        }
+        guard var receiver = receivers[packet.ssrc] else { return }
+        guard packet.payloadType == receiver.payloadType else {
+            unroutablePackets += 1  // RTX or another codec: not decoded by this receiver
+            return
+        }
+        _ = receiver.statistics.record(packet, at: now)
+        switch receiver.info.kind {
+        case .audio:
+            let unit = RTPPayloadUnit(payload: Array(packet.payload), marker: packet.marker,
+                                      timestamp: packet.timestamp, sequenceNumber: packet.sequenceNumber)
+            if let frame = try? OpusPayloader.frame(from: unit) {
+                output.events.append(.audioFrame(ssrc: packet.ssrc, frame))
+            }
+        case .video:
+            receiver.nack?.received(sequenceNumber: packet.sequenceNumber, at: now)
+            if var assembler = receiver.assembler {
+                let assembled = assembler.insert(packet, at: now)
+                receiver.assembler = assembler
+                deliver(assembled, receiver: &receiver, into: &output)
+            }
+        }
+        receivers[packet.ssrc] = receiver
+    }
+
+    /// Finds the receive configuration a new SSRC belongs to: announced SSRC first, then the mid
+    /// header extension (RFC 8843 §9.2), then a payload type only one section uses.
+    private func bind(_ packet: RTPPacket) -> MediaReceiver? {
+        let candidates = receiveConfigurations.filter { $0.payloadTypes[packet.payloadType] != nil }
+        var chosen = receiveConfigurations.first { $0.announcedSSRCs.contains(packet.ssrc) }
+        if chosen == nil, let header = packet.headerExtension {
+            chosen = candidates.first { configuration in
+                guard let id = configuration.midExtensionID, let value = header.value(forID: id) else { return false }
+                return String(decoding: value, as: UTF8.self) == configuration.mid
+            }
+        }
+        if chosen == nil {
+            // Only sections that have not yet bound a stream may claim one by payload type.
+            let unbound = candidates.filter { configuration in
+                !receivers.values.contains { $0.info.mid == configuration.mid }
+            }
+            if unbound.count >= 1 { chosen = unbound.first }
+        }
+        guard let configuration = chosen, let codec = configuration.payloadTypes[packet.payloadType] else { return nil }
+        let info = RemoteStreamInfo(mid: configuration.mid, kind: configuration.kind, ssrc: packet.ssrc,
+                                    codecName: codec.name, clockRate: codec.clockRate)
+        return MediaReceiver(info: info, payloadType: packet.payloadType, localSSRC: localRTCPSSRC,
+                             nackEnabled: configuration.nackEnabled)
+    }
+
+    private func deliver(_ assembled: FrameAssembler.Output, receiver: inout MediaReceiver,
+                         into output: inout TransportCore.Output) {
+        receiver.framesDropped += UInt64(assembled.droppedFrames)
+        if assembled.keyframeNeeded { receiver.keyframeRequestPending = true }
+        for frame in assembled.frames {
+            receiver.depacketizer.reset()
+            var encoded: EncodedVideoFrame?
+            for packet in frame.packets {
+                let unit = RTPPayloadUnit(payload: Array(packet.payload), marker: packet.marker,
+                                          timestamp: packet.timestamp, sequenceNumber: packet.sequenceNumber)
+                if let complete = try? receiver.depacketizer.push(unit) { encoded = complete }
+            }
+            if let encoded {
+                receiver.framesAssembled += 1
+                output.events.append(.videoFrame(ssrc: receiver.info.ssrc, encoded))
+            } else {
+                receiver.framesDropped += 1
+                receiver.keyframeRequestPending = true
+            }
+        }
+    }
+
+    /// Marks that the decoder of `ssrc` cannot go on without a keyframe (sends a PLI).
+    mutating func requestKeyframe(remoteSSRC ssrc: UInt32) {
+        receivers[ssrc]?.keyframeRequestPending = true
+    }
+
+    // MARK: Receiving RTCP
+
+    mutating func receiveRTCP(_ bytes: [UInt8], now: Instant, into output: inout TransportCore.Output) {
+        let packets: [RTCPPacket]
+        do { packets = try RTCPPacket.parseCompound(bytes) } catch {
+            malformedPackets += 1
+            return
+        }
+        rtcpPacketsReceived += 1
+        rtcpSchedule.didReceive(size: bytes.count)
+        for packet in packets {
+            switch packet {
+            case let .senderReport(report):
+                receivers[report.ssrc]?.statistics.recordSenderReport(report.ntpTimestamp, at: now)
+                apply(report.reports, now: now)
+            case let .receiverReport(report):
+                apply(report.reports, now: now)
+            case let .genericNACK(nack):
+                guard var sender = senders[nack.mediaSSRC] else { continue }
+                sender.statistics.recordNACK()
+                let resent = sender.history.respond(to: nack, at: now, rtt: sender.statistics.roundTripTime)
+                for packet in resent {
+                    sender.statistics.recordRetransmission(payloadBytes: packet.payload.count)
+                    queuedRTP.append(packet.bytes)
+                }
+                senders[nack.mediaSSRC] = sender
+            case let .pictureLossIndication(pli):
+                senders[pli.mediaSSRC]?.statistics.recordPLI()
+                output.events.append(.keyframeRequested(ssrc: pli.mediaSSRC))
+            case let .fullIntraRequest(fir):
+                for entry in fir.entries where senders[entry.ssrc] != nil {
+                    output.events.append(.keyframeRequested(ssrc: entry.ssrc))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    private mutating func apply(_ blocks: [ReportBlock], now: Instant) {
+        for block in blocks {
+            senders[block.ssrc]?.statistics.recordReportBlock(block, at: now, clock: ntpMapping)
+        }
+    }
+
+    // MARK: Timers
+
+    var nextTimeout: Instant? {
+        var deadlines = [rtcpSchedule.nextTransmission]
+        for receiver in receivers.values {
+            if let nack = receiver.nack?.nextTimeout(rtt: nil) { deadlines.append(nack) }
+            if let assembler = receiver.assembler?.nextTimeout { deadlines.append(assembler) }
+            if receiver.keyframeRequestPending { deadlines.append(.zero) }
+        }
+        return deadlines.min()
+    }
+
+    mutating func handleTimeout(now: Instant, into output: inout TransportCore.Output) {
+        for ssrc in receivers.keys.sorted() {
+            guard var receiver = receivers[ssrc] else { continue }
+            if var assembler = receiver.assembler {
+                let assembled = assembler.poll(now: now)
+                receiver.assembler = assembler
+                deliver(assembled, receiver: &receiver, into: &output)
+            }
+            if var nack = receiver.nack {
+                let rtt = senders.values.compactMap(\.statistics.roundTripTime).min()
+                if let packet = nack.poll(now: now, rtt: rtt) {
+                    queuedRTCP.append(RTCPPacket.genericNACK(packet).bytes)
+                }
+                if nack.takeKeyframeRequest() { receiver.keyframeRequestPending = true }
+                receiver.nack = nack
+            }
+            if receiver.keyframeRequestPending {
+                receiver.keyframeRequestPending = false
+                receiver.pliSent += 1
+                let pli = PictureLossIndication(senderSSRC: localRTCPSSRC, mediaSSRC: ssrc)
+                queuedRTCP.append(RTCPPacket.pictureLossIndication(pli).bytes)
+            }
+            receivers[ssrc] = receiver
+        }
+        if rtcpSchedule.expire(now: now) {
+            let report = makeReport(now: now)
+            rtcpSchedule.didSend(size: report.count, now: now)
+            queuedRTCP.append(report)
+        }
+    }
+
+    /// A compound RTCP packet (RFC 3550 §6.1): an SR per sending stream (or one RR), report
+    /// blocks for every received stream, and an SDES CNAME.
+    private mutating func makeReport(now: Instant) -> [UInt8] {
+        var blocks: [ReportBlock] = []
+        for ssrc in receivers.keys.sorted() {
+            guard var receiver = receivers[ssrc] else { continue }
+            blocks.append(receiver.statistics.makeReportBlock(at: now))
+            receivers[ssrc] = receiver
+        }
+        var packets: [RTCPPacket] = []
+        let sending = senders.keys.filter { senders[$0]?.isActive == true }.sorted()
+        if sending.isEmpty {
+            packets.append(.receiverReport(ReceiverReport(ssrc: localRTCPSSRC, reports: Array(blocks.prefix(31)))))
+        } else {
+            for (index, ssrc) in sending.enumerated() {
+                guard let sender = senders[ssrc] else { continue }
+                let reports = index == 0 ? Array(blocks.prefix(31)) : []
+                packets.append(.senderReport(sender.statistics.makeSenderReport(at: now, clock: ntpMapping, reports: reports)))
+            }
+        }
+        let source = sending.first ?? localRTCPSSRC
+        packets.append(.sourceDescription(SourceDescription(chunks: [
+            .init(source: source, items: [.init(type: 1, value: Array(cname.utf8)[...])]),
+        ])))
+        return RTCPPacket.serialize(packets)
+    }
+}

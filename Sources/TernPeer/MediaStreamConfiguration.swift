@@ -1,0 +1,33 @@
+import TernSDP
+
+/// What the transport needs to send one local media stream, derived from negotiation.
+struct SendStreamConfiguration: Sendable, Equatable {
+    var mid: String
+    var kind: MediaKind
+    var ssrc: UInt32
+    var payloadType: UInt8
+    var codecName: String
+    var clockRate: Int
+    /// The negotiated id of the `sdes:mid` header extension, when both sides use it (RFC 8843 §15).
+    var midExtensionID: UInt8?
+    /// Whether the remote side asked for generic NACK on this codec (RFC 4585).
+    var nackEnabled: Bool
+}
+
+/// What the transport needs to receive one remote media stream.
+struct ReceiveStreamConfiguration: Sendable, Equatable {
+    var mid: String
+    var kind: MediaKind
+    /// SSRCs the remote description announced (`a=ssrc`), if any; otherwise learnt from the
+    /// mid header extension or the payload type.
+    var announcedSSRCs: [UInt32]
+    var payloadTypes: [UInt8: (name: String, clockRate: Int)]
+    var midExtensionID: UInt8?
+    var nackEnabled: Bool
+
+    static func == (lhs: ReceiveStreamConfiguration, rhs: ReceiveStreamConfiguration) -> Bool {
+        lhs.mid == rhs.mid && lhs.kind == rhs.kind && lhs.announcedSSRCs == rhs.announcedSSRCs
+            && lhs.payloadTypes.keys.sorted() == rhs.payloadTypes.keys.sorted()
+            && lhs.midExtensionID == rhs.midExtensionID && lhs.nackEnabled == rhs.nackEnabled
+    }
+}

@@ -1,0 +1,69 @@
+import TernCore
+import TernMedia
+import TernRTP
+import TernSDP
+
+/// One local stream being sent: RTP sequencing, send statistics and the history that answers NACKs.
+struct MediaSender {
+    var configuration: SendStreamConfiguration
+    var sequenceNumber: UInt16
+    var statistics: SendStatistics
+    var history: SendHistory
+    var lastRTPTimestamp: UInt32 = 0
+    var lastSentAt: Instant?
+    /// False while negotiation says we do not send on this stream (hold, video removed).
+    var isActive = true
+
+    init(configuration: SendStreamConfiguration, initialSequenceNumber: UInt16) {
+        self.configuration = configuration
+        self.sequenceNumber = initialSequenceNumber
+        self.statistics = SendStatistics(ssrc: configuration.ssrc, clockRate: UInt32(configuration.clockRate))
+        // Audio is not retransmitted (late audio is useless); video keeps ~1 s at 1 Mbit/s.
+        self.history = SendHistory(capacity: configuration.kind == .video ? 1024 : 1)
+    }
+
+    /// Writes one payload unit as an RTP packet (RFC 3550 §5.1) with the mid extension (RFC 8843).
+    mutating func makePacket(_ unit: RTPPayloadUnit) -> RTPPacket {
+        var packet = RTPPacket(marker: unit.marker, payloadType: configuration.payloadType,
+                               sequenceNumber: sequenceNumber, timestamp: unit.timestamp,
+                               ssrc: configuration.ssrc, payload: unit.payload[...])
+        if let id = configuration.midExtensionID {
+            packet.headerExtension = RTPHeaderExtension(elements: [
+                RTPHeaderExtensionElement(id: id, value: Array(configuration.mid.utf8)),
+            ])
+        }
+        sequenceNumber &+= 1
+        lastRTPTimestamp = unit.timestamp
+        return packet
+    }
+}
+
+/// One remote stream being received: statistics, loss repair and frame assembly.
+struct MediaReceiver {
+    let info: RemoteStreamInfo
+    let payloadType: UInt8
+    var statistics: ReceiveStatistics
+    var nack: NACKGenerator?
+    var assembler: FrameAssembler?
+    var depacketizer = VP8Depacketizer()
+    var framesAssembled: UInt64 = 0
+    var framesDropped: UInt64 = 0
+    var keyframeRequestPending = false
+    var pliSent: UInt64 = 0
+
+    init(info: RemoteStreamInfo, payloadType: UInt8, localSSRC: UInt32, nackEnabled: Bool) {
+        self.info = info
+        self.payloadType = payloadType
+        self.statistics = ReceiveStatistics(ssrc: info.ssrc, clockRate: UInt32(info.clockRate))
+        if info.kind == .video {
+            if nackEnabled { nack = NACKGenerator(senderSSRC: localSSRC, mediaSSRC: info.ssrc) }
+            assembler = FrameAssembler(isFrameStart: MediaReceiver.isVP8FrameStart)
+        }
+    }
+
+    /// RFC 7741 §4.2: a frame starts at a packet whose descriptor has S=1 and PID=0.
+    @Sendable static func isVP8FrameStart(_ packet: RTPPacket) -> Bool {
+        guard let first = packet.payload.first else { return false }
+        return first & 0x10 != 0 && first & 0x07 == 0
+    }
+}

@@ -1,0 +1,60 @@
+import TernCore
+public import TernDTLS
+public import TernICE
+public import TernSCTP
+
+/// How a `PeerConnection` is set up (W3C `RTCConfiguration`, plus the knobs of the layers below).
+///
+/// Tern always uses the `max-bundle` bundle policy and requires `rtcp-mux` (JSEP §4.1.1, §4.1.3):
+/// every m-section shares one ICE transport and one DTLS association.
+public struct PeerConfiguration: Sendable {
+    /// STUN and TURN servers (W3C `iceServers`).
+    public var iceServers: [IceServer]
+    /// Which local candidates may be used (W3C `iceTransportPolicy`).
+    public var iceTransportPolicy: IceTransportPolicy
+    /// The DTLS certificate; a fresh ECDSA P-256 one is generated when nil.
+    public var certificate: DTLSCertificate?
+    /// libnice-level settings (allowed addresses, port range, STUN pacing, ICE-TCP). `servers` and
+    /// `transportPolicy` in it are overwritten from `iceServers` / `iceTransportPolicy`.
+    public var ice: IceConfiguration
+    /// SRTP protection profiles in order of preference.
+    public var srtpProfiles: [SRTPProtectionProfile]
+    /// The SCTP association's sizing (receive window, send buffer, RTO bounds).
+    public var sctp: SCTPAssociationConfig
+    /// The largest data-channel message we accept (`a=max-message-size`, RFC 8841 §6).
+    public var maxMessageSize: Int
+    /// Opus encoder settings for audio tracks sent through Tern's encoder.
+    public var audioBitrate: Int
+    /// VP8 encoder target bitrate for video tracks sent through Tern's encoder, in kbit/s.
+    public var videoBitrateKbps: Int
+
+    public init(
+        iceServers: [IceServer] = [],
+        iceTransportPolicy: IceTransportPolicy = .all,
+        certificate: DTLSCertificate? = nil,
+        ice: IceConfiguration = IceConfiguration(),
+        srtpProfiles: [SRTPProtectionProfile] = SRTPProtectionProfile.defaultPreference,
+        sctp: SCTPAssociationConfig = SCTPAssociationConfig(),
+        maxMessageSize: Int = 256 * 1024,
+        audioBitrate: Int = 32_000,
+        videoBitrateKbps: Int = 800
+    ) {
+        self.iceServers = iceServers
+        self.iceTransportPolicy = iceTransportPolicy
+        self.certificate = certificate
+        self.ice = ice
+        self.srtpProfiles = srtpProfiles
+        self.sctp = sctp
+        self.maxMessageSize = maxMessageSize
+        self.audioBitrate = audioBitrate
+        self.videoBitrateKbps = videoBitrateKbps
+    }
+
+    /// A configuration restricted to 127.0.0.1 host candidates: two peers in one machine, no
+    /// STUN/TURN, the fastest connect (used by `tern call --loopback` and the tests).
+    public static var loopback: PeerConfiguration {
+        var configuration = PeerConfiguration()
+        configuration.ice.allowedAddresses = ["127.0.0.1"]
+        return configuration
+    }
+}

@@ -1,0 +1,121 @@
+import Synchronization
+import TernCore
+import TernDTLS
+import TernICE
+import TernSCTP
+import TernSDP
+
+/// Turning what ICE and the transport report into state changes and W3C events.
+extension PeerConnection {
+    func handle(ice event: IceEvent) {
+        switch event {
+        case let .candidate(candidate):
+            let candidateInit = state.withLock { state -> IceCandidateInit? in
+                guard let parsed = try? TernSDP.IceCandidate(parsing: candidate.sdp) else { return nil }
+                return state.jsep.addLocalCandidate(parsed)
+            }
+            if let candidateInit { emit(.iceCandidate(candidateInit)) }
+        case .gatheringComplete:
+            state.withLock { $0.jsep.setLocalGatheringComplete() }
+            emit(.iceCandidate(nil))
+        case let .gatheringStateChanged(gathering):
+            state.withLock { $0.gatheringState = gathering }
+            emit(.iceGatheringStateChanged(gathering))
+        case let .stateChanged(iceState):
+            let driver = state.withLock { state -> TransportDriver? in
+                state.iceState = iceState
+                return state.driver
+            }
+            emit(.iceConnectionStateChanged(iceState))
+            if iceState == .connected || iceState == .completed {
+                driver?.perform { core, now in core.start(now: now) }
+            }
+            updateConnectionState()
+        case let .selectedPairChanged(pair):
+            state.withLock { $0.selectedPair = pair }
+            emit(.selectedCandidatePairChanged(pair))
+        case .remoteCandidateDropped:
+            break  // recorded in the ICE trace with its reason
+        }
+    }
+
+    func handle(transport events: [TransportEvent]) {
+        for event in events {
+            switch event {
+            case let .dtlsStateChanged(dtlsState):
+                state.withLock { $0.dtlsState = dtlsState }
+                updateConnectionState()
+            case let .dtlsConnected(info):
+                state.withLock { $0.dtlsInfo = info }
+                emit(.dtlsConnected(info))
+            case let .dtlsFailed(reason):
+                emit(.dtlsFailed(reason))
+            case .sctpConnected:
+                break
+            case let .channelOpened(info, _):
+                let (channel, isNew) = state.withLock { state -> (DataChannel?, Bool) in
+                    state.dataChannelsOpened += 1
+                    if let existing = state.channels[info.id] { return (existing, false) }
+                    guard !state.closed else { return (nil, false) }
+                    let options = DataChannelInit(ordered: info.ordered, maxRetransmits: info.maxRetransmits,
+                                                  maxPacketLifeTime: info.maxPacketLifeTime, protocol: info.protocol,
+                                                  negotiated: info.negotiated, id: info.id, priority: info.priority)
+                    let channel = DataChannel(label: info.label, options: options, id: info.id)
+                    state.channels[info.id] = channel
+                    return (channel, true)
+                }
+                guard let channel else { continue }
+                if isNew, let driver = state.withLock({ $0.driver }) {
+                    channel.attach(driver, id: info.id)
+                    emit(.dataChannel(channel))
+                }
+                channel.didOpen()
+            case let .channelMessage(id, message):
+                state.withLock { $0.channels[id] }?.didReceive(message)
+            case let .channelBufferedAmountLow(id):
+                state.withLock { $0.channels[id] }?.didReachLowBufferedAmount()
+            case let .channelClosed(id, reason):
+                let channel = state.withLock { state -> DataChannel? in
+                    state.dataChannelsClosed += 1
+                    return state.channels.removeValue(forKey: id)
+                }
+                channel?.didClose(reason: reason)
+            case let .sctpClosed(reason):
+                let channels = state.withLock { state -> [DataChannel] in
+                    defer { state.channels = [:] }
+                    return Array(state.channels.values)
+                }
+                for channel in channels { channel.didClose(reason: reason) }
+            case let .remoteStreamStarted(info):
+                let track = RemoteTrack(info: info) { [weak self] in self?.requestKeyframe(remoteSSRC: info.ssrc) }
+                let added = state.withLock { state -> Bool in
+                    guard !state.closed, state.remoteTracks[info.ssrc] == nil else { return false }
+                    state.remoteTracks[info.ssrc] = track
+                    return true
+                }
+                if added { emit(.track(track)) }
+            case let .audioFrame(ssrc, frame):
+                state.withLock { $0.remoteTracks[ssrc] }?.consume(frame)
+            case let .videoFrame(ssrc, frame):
+                state.withLock { $0.remoteTracks[ssrc] }?.consume(frame)
+            case let .keyframeRequested(ssrc):
+                state.withLock { state in state.senders.first { $0.ssrc == ssrc } }?.requestKeyframe()
+            }
+        }
+    }
+
+    private func requestKeyframe(remoteSSRC ssrc: UInt32) {
+        state.withLock { $0.driver }?.perform { core, _ in core.media.requestKeyframe(remoteSSRC: ssrc) }
+    }
+
+    /// Recomputes W3C `connectionState` and reports a change.
+    func updateConnectionState() {
+        let changed = state.withLock { state -> PeerConnectionState? in
+            let aggregate = PeerConnectionState.aggregate(ice: state.iceState, dtls: state.dtlsState, closed: state.closed)
+            guard aggregate != state.connectionState else { return nil }
+            state.connectionState = aggregate
+            return aggregate
+        }
+        if let changed { emit(.connectionStateChanged(changed)) }
+    }
+}

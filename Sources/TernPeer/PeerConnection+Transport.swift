@@ -1,0 +1,192 @@
+import Foundation
+import Synchronization
+import TernCore
+import TernDTLS
+import TernICE
+import TernRTP
+import TernSCTP
+import TernSDP
+
+/// Bringing up and driving the transport: ICE from the descriptions, then DTLS, SRTP and SCTP
+/// from the negotiated session (RFC 8829/9429 §5.10–5.11).
+extension PeerConnection {
+    /// Creates the ICE transport on the first description applied: the agent that makes the
+    /// first offer is controlling (RFC 8445 §6.1.1; JSEP §3.5.1).
+    func prepareIce(localOffer: Bool) throws(PeerConnectionError) {
+        let needed = state.withLock { $0.ice == nil && !$0.closed }
+        guard needed else { return }
+        var iceConfiguration = configuration.ice
+        iceConfiguration.servers = configuration.iceServers
+        iceConfiguration.transportPolicy = configuration.iceTransportPolicy
+        let ice: IceTransport
+        do throws(IceError) {
+            ice = try IceTransport(configuration: iceConfiguration, role: localOffer ? .controlling : .controlled)
+        } catch {
+            throw .ice(error)
+        }
+        ice.setReceiveHandler { [weak self] datagram in self?.receiveBeforeTransport(datagram) }
+        let task = Task { [weak self] in
+            for await event in ice.events {
+                guard let self else { return }
+                self.handle(ice: event)
+            }
+        }
+        state.withLock { state in
+            state.ice = ice
+            state.iceEventsTask = task
+        }
+    }
+
+    /// Until the DTLS transport exists, keep what ICE delivers (at most 64 datagrams): a peer's
+    /// ClientHello often arrives before its answer does.
+    private func receiveBeforeTransport(_ datagram: [UInt8]) {
+        let driver = state.withLock { state -> TransportDriver? in
+            if state.driver == nil, state.earlyDatagrams.count < 64 { state.earlyDatagrams.append(datagram) }
+            return state.driver
+        }
+        driver?.receive(datagram)
+    }
+
+    /// Gives ICE our credentials and starts gathering; on an ICE restart, restarts the agent
+    /// with the new credentials (RFC 8445 §9).
+    func applyLocalIce() throws(PeerConnectionError) {
+        let (ice, credentials, gathering) = state.withLock { state in
+            (state.ice, state.jsep.localCredentials, state.gathering)
+        }
+        guard let ice else { return }
+        do throws(IceError) {
+            if !gathering {
+                try ice.setLocalCredentials(credentials)
+                try ice.gather()
+                state.withLock { $0.gathering = true }
+            } else if ice.localCredentials != credentials {
+                _ = try ice.restart()
+                try ice.setLocalCredentials(credentials)
+                state.withLock { $0.remoteCredentialsApplied = nil }
+            }
+        } catch {
+            throw .ice(error)
+        }
+    }
+
+    /// Gives ICE the remote credentials, the candidates in the description and any trickled
+    /// before (RFC 8838 §4.3: candidates may arrive before the description that scopes them).
+    func applyRemoteIce() throws(PeerConnectionError) {
+        let work = state.withLock { state -> (IceTransport, IceCredentials, [String], Bool)? in
+            guard let ice = state.ice, let remote = state.jsep.remoteDescription, let first = remote.media.first else { return nil }
+            guard let ufrag = first.iceUfrag ?? remote.iceUfrag, let pwd = first.icePwd ?? remote.icePwd else { return nil }
+            let credentials = IceCredentials(ufrag: ufrag, pwd: pwd)
+            guard state.remoteCredentialsApplied != credentials else { return nil }
+            state.remoteCredentialsApplied = credentials
+            // With max-bundle every candidate belongs to the first section's transport.
+            var candidates = remote.media.flatMap(\.candidates).map(\.candidateString)
+            candidates += state.pendingRemoteCandidates.map(\.candidate)
+            state.pendingRemoteCandidates = []
+            let endOfCandidates = state.remoteEndOfCandidates || remote.media.contains { $0.endOfCandidates }
+            return (ice, credentials, candidates, endOfCandidates)
+        }
+        guard let (ice, credentials, candidates, endOfCandidates) = work else { return }
+        do throws(IceError) {
+            try ice.setRemoteCredentials(credentials)
+            for candidate in candidates { try ice.addRemoteCandidate(candidate) }
+            if endOfCandidates { try ice.addRemoteEndOfCandidates() }
+        } catch {
+            throw .ice(error)
+        }
+    }
+
+    /// When offer and answer are both applied: creates the transport on the first exchange and
+    /// (re)configures media streams and data channels on every exchange.
+    func applyNegotiationIfComplete() throws(PeerConnectionError) {
+        let snapshot = state.withLock { state -> (NegotiatedSession, TransportDriver?, IceTransport?)? in
+            guard state.jsep.signalingState == .stable, let negotiated = state.jsep.negotiated else { return nil }
+            return (negotiated, state.driver, state.ice)
+        }
+        guard let (negotiated, existingDriver, ice) = snapshot, let ice else { return }
+        let driver: TransportDriver
+        if let existingDriver {
+            driver = existingDriver
+        } else {
+            guard let transport = negotiated.transport else { return }
+            driver = try makeDriver(transport: transport, dataChannel: negotiated.dataChannel, ice: ice)
+        }
+        let (sendConfigurations, receiveConfigurations) = mediaConfigurations(negotiated)
+        let remoteMaxMessageSize = negotiated.dataChannel.map { Int(clamping: $0.remoteMaxMessageSize == 0 ? UInt64(Int.max) : $0.remoteMaxMessageSize) }
+        driver.perform { core, now in
+            core.media.configure(senders: sendConfigurations, receivers: receiveConfigurations)
+            if let remoteMaxMessageSize { core.enableDataChannels(remoteMaxMessageSize: remoteMaxMessageSize, now: now) }
+        }
+        // Channels the application created before the transport existed.
+        let waiting = state.withLock { state -> [DataChannel] in
+            defer { state.unattachedChannels = [] }
+            return state.unattachedChannels
+        }
+        for channel in waiting { try open(channel, on: driver) }
+        // If ICE connected before the exchange finished (the remote checked us first), start DTLS now.
+        let iceUp = state.withLock { $0.iceState == .connected || $0.iceState == .completed }
+        if iceUp { driver.perform { core, now in core.start(now: now) } }
+    }
+
+    private func makeDriver(transport: NegotiatedTransport, dataChannel: NegotiatedDataChannel?,
+                            ice: IceTransport) throws(PeerConnectionError) -> TransportDriver {
+        let fingerprints = transport.remoteFingerprints.compactMap { fingerprint -> DTLSFingerprint? in
+            guard let algorithm = DTLSFingerprint.Algorithm(rawValue: fingerprint.algorithm) else { return nil }
+            return DTLSFingerprint(algorithm: algorithm, digest: fingerprint.bytes)
+        }
+        let dtls = DTLSConfiguration(role: transport.dtlsRole, certificate: certificate,
+                                     remoteFingerprints: fingerprints, srtpProfiles: configuration.srtpProfiles)
+        var random = SystemRandomNumberGenerator()
+        let now = clock.now()
+        let media = MediaEngine(localRTCPSSRC: UInt32.random(in: 1...UInt32.max, using: &random),
+                                cname: "tern-\(certificateTag)",
+                                ntpMapping: NTPClockMapping(instant: now, ntp: NTPTimestamp(wallClock: Date())),
+                                now: now, seed: random.next())
+        let parameters = TransportCore.Parameters(
+            dtls: dtls,
+            dataChannels: dataChannel.map { TransportCore.DataChannelParameters(remoteMaxMessageSize: Int(clamping: $0.remoteMaxMessageSize)) },
+            sctp: configuration.sctp)
+        let core: TransportCore
+        do throws(DTLSError) { core = try TransportCore(parameters: parameters, media: media) } catch { throw .dtls(error) }
+        let driver = TransportDriver(core: core, ice: ice, clock: clock) { [weak self] events in
+            self?.handle(transport: events)
+        }
+        let (early, senders) = state.withLock { state -> ([[UInt8]], [RtpSender]) in
+            state.driver = driver
+            defer { state.earlyDatagrams = [] }
+            return (state.earlyDatagrams, state.senders)
+        }
+        for sender in senders { sender.attach(driver) }
+        ice.setReceiveHandler { datagram in driver.receive(datagram) }
+        for datagram in early { driver.receive(datagram) }
+        return driver
+    }
+
+    /// The streams to send and receive, from the negotiated sections and our transceivers.
+    private func mediaConfigurations(_ negotiated: NegotiatedSession) -> ([SendStreamConfiguration], [ReceiveStreamConfiguration]) {
+        let transceivers = state.withLock { $0.jsep.transceivers }
+        var sends: [SendStreamConfiguration] = []
+        var receives: [ReceiveStreamConfiguration] = []
+        for section in negotiated.media where !section.isRejected {
+            let primary = section.codecs.filter { !$0.isRTX }
+            guard let codec = primary.first else { continue }
+            let midExtension = section.headerExtensions.first { $0.uri == JsepConfiguration.midExtension }
+                .flatMap { UInt8(exactly: $0.id) }
+            if section.direction == .sendrecv || section.direction == .sendonly,
+               let transceiver = transceivers.first(where: { $0.mid == section.mid }), let sender = transceiver.sender {
+                sends.append(SendStreamConfiguration(
+                    mid: section.mid, kind: section.kind, ssrc: sender.ssrc, payloadType: codec.payloadType,
+                    codecName: codec.name, clockRate: codec.clockRate, midExtensionID: midExtension,
+                    nackEnabled: codec.feedback.contains { $0.lowercased() == "nack" }))
+            }
+            if section.direction == .sendrecv || section.direction == .recvonly {
+                var payloadTypes: [UInt8: (name: String, clockRate: Int)] = [:]
+                for codec in primary { payloadTypes[codec.payloadType] = (codec.name, codec.clockRate) }
+                receives.append(ReceiveStreamConfiguration(
+                    mid: section.mid, kind: section.kind, announcedSSRCs: section.remoteSSRCs,
+                    payloadTypes: payloadTypes, midExtensionID: midExtension,
+                    nackEnabled: codec.feedback.contains { $0.lowercased() == "nack" }))
+            }
+        }
+        return (sends, receives)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Synchronization
+import TernCore
+public import TernDTLS
+public import TernICE
+import TernRTP
+import TernSCTP
+public import TernSDP
+
+/// Two peers' media and data over one bundled ICE + DTLS transport: the W3C `RTCPeerConnection`
+/// in Swift. It composes the layers the ORTC way — `IceTransport` → `DTLSEndpoint` → SRTP
+/// sessions and the SCTP association — with `JsepSession` deciding what they carry.
+///
+/// Concurrency: every method may be called from any thread or task. Negotiation state lives
+/// behind one lock; the transport below ICE lives in a `TransportDriver` behind its own lock;
+/// libnice runs on its own GLib thread. Events arrive in order on `events` (single consumer).
+public final class PeerConnection: Sendable {
+    /// Everything the connection reports (W3C events), in order.
+    public let events: AsyncStream<PeerConnectionEvent>
+    /// The configuration it was created with.
+    public let configuration: PeerConfiguration
+    /// Our DTLS certificate (W3C `getConfiguration().certificates[0]`).
+    public let certificate: DTLSCertificate
+
+    struct State {
+        var jsep: JsepSession
+        var ice: IceTransport?
+        var driver: TransportDriver?
+        var iceEventsTask: Task<Void, Never>?
+        var gathering = false
+        var remoteCredentialsApplied: IceCredentials?
+        var pendingRemoteCandidates: [IceCandidateInit] = []
+        var remoteEndOfCandidates = false
+        /// Datagrams ICE delivered before the transport existed (a DTLS ClientHello that beat the answer).
+        var earlyDatagrams: [[UInt8]] = []
+        var channels: [UInt16: DataChannel] = [:]
+        var unattachedChannels: [DataChannel] = []
+        var senders: [RtpSender] = []
+        var remoteTracks: [UInt32: RemoteTrack] = [:]
+        var iceState: IceTransportState = .new
+        var gatheringState: IceGatheringState = .new
+        var dtlsState: DTLSTransportState = .new
+        var connectionState: PeerConnectionState = .new
+        var dtlsInfo: DTLSConnectionInfo?
+        var selectedPair: IceCandidatePair?
+        var localDescription: JsepDescription?
+        var remoteDescription: JsepDescription?
+        var closed = false
+        var dataChannelsOpened = 0
+        var dataChannelsClosed = 0
+    }
+
+    let state: Mutex<State>
+    let continuation: AsyncStream<PeerConnectionEvent>.Continuation
+    let clock: any MonotonicClock = SystemClock()
+    let createdAt: Instant
+
+    /// Creates a connection; generates an ECDSA P-256 certificate unless one is configured.
+    public init(configuration: PeerConfiguration = PeerConfiguration()) throws(PeerConnectionError) {
+        self.configuration = configuration
+        if let certificate = configuration.certificate {
+            self.certificate = certificate
+        } else {
+            do throws(DTLSError) { self.certificate = try DTLSCertificate.generate() } catch { throw .dtls(error) }
+        }
+        let fingerprint = certificate.fingerprint(.sha256)
+        let jsepConfiguration = JsepConfiguration(
+            fingerprints: [Fingerprint(algorithm: fingerprint.algorithm.rawValue, bytes: fingerprint.digest)],
+            maxMessageSize: UInt64(configuration.maxMessageSize))
+        var seed = SystemRandomNumberGenerator()
+        let jsep = JsepSession(configuration: jsepConfiguration, random: SeededRandom(seed: seed.next()))
+        state = Mutex(State(jsep: jsep))
+        (events, continuation) = AsyncStream.makeStream(of: PeerConnectionEvent.self, bufferingPolicy: .unbounded)
+        createdAt = SystemClock().now()
+    }
+
+    deinit {
+        close()
+    }
+
+    // MARK: State (W3C attributes)
+
+    public var signalingState: SignalingState { state.withLock { $0.jsep.signalingState } }
+    public var iceConnectionState: IceTransportState { state.withLock { $0.iceState } }
+    public var iceGatheringState: IceGatheringState { state.withLock { $0.gatheringState } }
+    public var connectionState: PeerConnectionState { state.withLock { $0.connectionState } }
+    /// What the DTLS handshake negotiated, once connected.
+    public var dtlsConnectionInfo: DTLSConnectionInfo? { state.withLock { $0.dtlsInfo } }
+    /// The candidate pair ICE selected, once connected.
+    public var selectedCandidatePair: IceCandidatePair? { state.withLock { $0.selectedPair } }
+    /// The ICE trace (candidates, checks, state changes), for the debug tool.
+    public var iceTrace: IceTrace? { state.withLock { $0.ice?.trace } }
+
+    /// The local description last applied (W3C `localDescription`).
+    public var localDescription: JsepDescription? { state.withLock { $0.localDescription } }
+
+    /// The remote description last applied (W3C `remoteDescription`).
+    public var remoteDescription: JsepDescription? { state.withLock { $0.remoteDescription } }
+
+    func jsepTransceiver(at index: Int) -> Transceiver? {
+        state.withLock { state in index < state.jsep.transceivers.count ? state.jsep.transceivers[index] : nil }
+    }
+
+    func emit(_ event: PeerConnectionEvent) {
+        continuation.yield(event)
+    }
+
+    // MARK: Close
+
+    /// Closes everything: DTLS close_notify, ICE agent, timers, GLib thread. Idempotent; callable
+    /// from any thread. No callback runs after it returns.
+    public func close() {
+        let (ice, driver, task, channels, tracks) = state.withLock { state -> (IceTransport?, TransportDriver?, Task<Void, Never>?, [DataChannel], [RemoteTrack]) in
+            guard !state.closed else { return (nil, nil, nil, [], []) }
+            state.closed = true
+            state.jsep.close()
+            let channels = Array(state.channels.values) + state.unattachedChannels
+            state.channels = [:]
+            state.unattachedChannels = []
+            let result = (state.ice, state.driver, state.iceEventsTask, channels, Array(state.remoteTracks.values))
+            state.ice = nil
+            state.driver = nil
+            state.iceEventsTask = nil
+            state.remoteTracks = [:]
+            state.connectionState = .closed
+            return result
+        }
+        guard ice != nil || driver != nil || !channels.isEmpty || task != nil else {
+            continuation.finish()
+            return
+        }
+        ice?.setReceiveHandler(nil)
+        driver?.close()
+        ice?.close()
+        task?.cancel()
+        for channel in channels { channel.didClose(reason: "peer connection closed") }
+        for track in tracks { track.finish() }
+        for sender in state.withLock({ $0.senders }) { sender.attach(nil) }
+        continuation.yield(.connectionStateChanged(.closed))
+        continuation.finish()
+    }
+}

@@ -1,0 +1,92 @@
+import Synchronization
+public import TernMedia
+import TernSDP
+
+/// Media arriving from the remote side on one stream (W3C `track` event's `MediaStreamTrack`
+/// with its `RTCRtpReceiver`): decoded frames as an `AsyncStream`, or the encoded frames.
+///
+/// Decoding runs on the thread that delivered the packet (the ICE transport's thread); the
+/// stream buffers the newest 256 frames, so a slow consumer loses old frames, never memory.
+public final class RemoteTrack: Sendable {
+    /// A decoded frame.
+    public enum Frame: Sendable {
+        /// 20 ms (usually) of 48 kHz PCM, interleaved when stereo.
+        case audio([Int16])
+        /// One decoded picture.
+        case video(I420Frame)
+    }
+
+    /// The stream: mid, kind, SSRC, codec.
+    public let info: RemoteStreamInfo
+    /// Decoded frames, in order. Single consumer.
+    public let frames: AsyncStream<Frame>
+
+    private struct State {
+        var audioDecoder: OpusAudioDecoder?
+        var videoDecoder: VP8Decoder?
+        var framesReceived = 0
+        var framesDecoded = 0
+        var decodeFailures = 0
+        var lastAudio: [Int16] = []
+    }
+
+    private let state = Mutex(State())
+    private let continuation: AsyncStream<Frame>.Continuation
+    private let keyframeNeeded: @Sendable () -> Void
+
+    init(info: RemoteStreamInfo, keyframeNeeded: @escaping @Sendable () -> Void) {
+        self.info = info
+        self.keyframeNeeded = keyframeNeeded
+        (frames, continuation) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// Encoded frames received (W3C `framesReceived` for video; packets for audio).
+    public var framesReceived: Int { state.withLock { $0.framesReceived } }
+    /// Frames decoded (W3C `framesDecoded`).
+    public var framesDecoded: Int { state.withLock { $0.framesDecoded } }
+    /// Frames the decoder refused.
+    public var decodeFailures: Int { state.withLock { $0.decodeFailures } }
+
+    func consume(_ frame: EncodedAudioFrame) {
+        let pcm: [Int16]? = state.withLock { state in
+            state.framesReceived += 1
+            do {
+                let decoder: OpusAudioDecoder
+                if let existing = state.audioDecoder { decoder = existing } else {
+                    decoder = try OpusAudioDecoder()
+                    state.audioDecoder = decoder
+                }
+                let pcm = try decoder.decode(frame.data)
+                state.framesDecoded += 1
+                return pcm
+            } catch {
+                state.decodeFailures += 1
+                return nil
+            }
+        }
+        if let pcm { continuation.yield(.audio(pcm)) }
+    }
+
+    func consume(_ frame: EncodedVideoFrame) {
+        let (picture, needKeyframe): (I420Frame?, Bool) = state.withLock { state in
+            state.framesReceived += 1
+            do {
+                let decoder: VP8Decoder
+                if let existing = state.videoDecoder { decoder = existing } else {
+                    decoder = try VP8Decoder()
+                    state.videoDecoder = decoder
+                }
+                guard let picture = try decoder.decode(frame) else { return (nil, false) }
+                state.framesDecoded += 1
+                return (picture, false)
+            } catch {
+                state.decodeFailures += 1
+                return (nil, true)
+            }
+        }
+        if needKeyframe { keyframeNeeded() }
+        if let picture { continuation.yield(.video(picture)) }
+    }
+
+    func finish() { continuation.finish() }
+}

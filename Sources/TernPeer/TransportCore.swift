@@ -1,0 +1,203 @@
+import TernCore
+import TernDTLS
+import TernRTP
+import TernSCTP
+
+/// Everything above ICE for one bundled transport, sans-I/O: the DTLS association, the SRTP
+/// sessions it keys, the SCTP association carried in its application data, and the RTP/RTCP
+/// state of every media stream. Datagrams and `now` go in; datagrams and `TransportEvent`s
+/// come out through `takeOutput()`.
+///
+/// Packets are told apart by their first byte (RFC 7983): DTLS records go to the DTLS
+/// endpoint, RTP/RTCP to the SRTP sessions and media streams; STUN never reaches this far
+/// (libnice consumes it).
+///
+/// Single owner: `TransportDriver` calls it under one lock. It reads no clock and starts no thread.
+final class TransportCore {
+    struct Parameters {
+        var dtls: DTLSConfiguration
+        /// Present when an application m-section was negotiated.
+        var dataChannels: DataChannelParameters?
+        var sctp: SCTPAssociationConfig
+    }
+
+    struct DataChannelParameters {
+        var remoteMaxMessageSize: Int
+    }
+
+    struct Output {
+        var datagrams: [[UInt8]] = []
+        var events: [TransportEvent] = []
+    }
+
+    let dtls: DTLSEndpoint
+    let parameters: Parameters
+    private(set) var dtlsState: DTLSTransportState = .new
+    /// The data-channel endpoint, when an application section was negotiated. It exists from
+    /// the start so channels get their stream ids at once (even for the DTLS client, odd for
+    /// the server, RFC 8832 §6); it connects when DTLS is up.
+    private(set) var sctp: DataChannelEndpoint?
+    var srtpOutbound: SRTPSession?
+    var srtpInbound: SRTPSession?
+    var media: MediaEngine
+    var output = Output()
+    /// Datagrams dropped before they reached a layer (unknown first byte, SRTP before keys).
+    private(set) var droppedDatagrams = 0
+
+    init(parameters: Parameters, media: MediaEngine) throws(DTLSError) {
+        self.parameters = parameters
+        self.dtls = try DTLSEndpoint(configuration: parameters.dtls)
+        self.media = media
+        self.sctp = parameters.dataChannels.map { channels in
+            DataChannelEndpoint(role: parameters.dtls.role == .client ? .client : .server,
+                                config: parameters.sctp, remoteMaxMessageSize: channels.remoteMaxMessageSize)
+        }
+    }
+
+    /// Starts the DTLS handshake (a client sends its ClientHello; a server starts listening).
+    /// Called when ICE first reports a usable pair.
+    func start(now: Instant) {
+        guard dtls.state == .new else { return }
+        dtls.start(now: now)
+        setDTLSState(.connecting)
+        drainDTLS(now: now)
+    }
+
+    /// One datagram from ICE.
+    func handle(datagram: [UInt8], now: Instant) {
+        switch DemultiplexedPacket(classifying: datagram) {
+        case .dtls:
+            if dtls.state == .new { setDTLSState(.connecting) }
+            dtls.handle(datagram: datagram, now: now)
+            drainDTLS(now: now)
+        case .rtp:
+            guard let inbound = srtpInbound else { droppedDatagrams += 1; return }
+            var packet = datagram
+            guard inbound.unprotectRTP(&packet) == .ok else { return }  // counted by the session
+            media.receiveRTP(packet, now: now, into: &output)
+        case .rtcp:
+            guard let inbound = srtpInbound else { droppedDatagrams += 1; return }
+            var packet = datagram
+            guard inbound.unprotectRTCP(&packet) == .ok else { return }
+            media.receiveRTCP(packet, now: now, into: &output)
+            flushMedia()
+        default:
+            droppedDatagrams += 1
+        }
+    }
+
+    /// The earliest time `handleTimeout` has work to do.
+    var nextTimeout: Instant? {
+        [dtls.nextTimeout, sctp?.nextTimeout, media.nextTimeout].compactMap { $0 }.min()
+    }
+
+    func handleTimeout(now: Instant) {
+        dtls.handleTimeout(now: now)
+        drainDTLS(now: now)
+        if let sctp {
+            sctp.handleTimeout(now: now)
+            pumpSCTP(now: now)
+        }
+        media.handleTimeout(now: now, into: &output)
+        flushMedia()
+    }
+
+    /// Sends close_notify and stops everything; the association cannot be reused.
+    func close(now: Instant) {
+        if let sctp, dtls.state == .connected {
+            sctp.abort(reason: "peer connection closed", now: now)
+            pumpSCTP(now: now)
+        }
+        dtls.close(now: now)
+        drainDTLS(now: now)
+        setDTLSState(.closed)
+    }
+
+    /// Adds data channels to a transport that was negotiated without them (an application
+    /// section added by renegotiation, RFC 9429 §5.2.2). Connects at once if DTLS is up.
+    func enableDataChannels(remoteMaxMessageSize: Int, now: Instant) {
+        if let sctp {
+            sctp.remoteMaxMessageSize = remoteMaxMessageSize
+            return
+        }
+        let endpoint = DataChannelEndpoint(role: parameters.dtls.role == .client ? .client : .server,
+                                           config: parameters.sctp, remoteMaxMessageSize: remoteMaxMessageSize)
+        sctp = endpoint
+        if dtls.state == .connected {
+            endpoint.connect(now: now)
+            pumpSCTP(now: now)
+        }
+    }
+
+    /// Hands over what the last calls produced.
+    func takeOutput() -> Output {
+        defer { output = Output() }
+        return output
+    }
+
+    // MARK: - DTLS
+
+    private func setDTLSState(_ state: DTLSTransportState) {
+        guard state != dtlsState else { return }
+        dtlsState = state
+        output.events.append(.dtlsStateChanged(state))
+    }
+
+    /// Moves DTLS datagrams out and reacts to DTLS events.
+    func drainDTLS(now: Instant) {
+        while let datagram = dtls.pollTransmit() { output.datagrams.append(datagram) }
+        while let event = dtls.pollEvent() {
+            switch event {
+            case let .connected(info, keying):
+                if let keying { installSRTP(keying, role: info.role) }
+                setDTLSState(.connected)
+                output.events.append(.dtlsConnected(info))
+                if let sctp {
+                    sctp.connect(now: now)
+                    pumpSCTP(now: now)
+                }
+            case let .applicationData(bytes):
+                if let sctp {
+                    sctp.handle(packet: bytes, now: now)
+                    pumpSCTP(now: now)
+                }
+            case .alert:
+                break  // close_notify arrives as `.closed`; fatal alerts as `.failed`
+            case .closed:
+                setDTLSState(.closed)
+                if let sctp {
+                    sctp.abort(reason: "DTLS closed by the peer", now: now)
+                    pumpSCTP(now: now)
+                }
+            case let .failed(error):
+                setDTLSState(.failed)
+                output.events.append(.dtlsFailed(String(describing: error)))
+            }
+        }
+    }
+
+    private func installSRTP(_ keying: SRTPKeyingMaterial, role: DTLSRole) {
+        do {
+            srtpOutbound = try SRTPSession(keying: keying, role: role, direction: .outbound)
+            srtpInbound = try SRTPSession(keying: keying, role: role, direction: .inbound)
+        } catch {
+            output.events.append(.dtlsFailed("SRTP session set-up failed: \(error)"))
+        }
+    }
+
+    // MARK: - Media output
+
+    /// Protects what the media engine queued and moves it to the datagram output.
+    func flushMedia() {
+        guard let outbound = srtpOutbound else {
+            media.discardQueued()
+            return
+        }
+        for var packet in media.takeQueuedRTP() where outbound.protectRTP(&packet) == .ok {
+            output.datagrams.append(packet)
+        }
+        for var packet in media.takeQueuedRTCP() where outbound.protectRTCP(&packet) == .ok {
+            output.datagrams.append(packet)
+        }
+    }
+}

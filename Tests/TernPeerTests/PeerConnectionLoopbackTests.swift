@@ -1,0 +1,136 @@
+import Synchronization
+import Testing
+import TernCore
+import TernMedia
+import TernPeer
+import TernSCTP
+import TernSDP
+
+@Suite("Peer connection on loopback", .serialized)
+struct PeerConnectionLoopbackTests {
+    @Test("two peers connect over ICE and DTLS and exchange data-channel messages both ways")
+    func dataChannelMessagesFlowBothWays() async throws {
+        let pair = try PeerPair()
+        defer { pair.close() }
+        let calleeChannel = Mutex<DataChannel?>(nil)
+        let tasks = pair.startTrickle(onCallee: { event in
+            if case let .dataChannel(channel) = event { calleeChannel.withLock { $0 = channel } }
+        })
+        defer { tasks.forEach { $0.cancel() } }
+
+        let channel = try pair.caller.createDataChannel("chat")
+        try await pair.negotiate()
+
+        #expect(await eventually { channel.readyState == .open })
+        #expect(await eventually { calleeChannel.withLock { $0 } != nil })
+        let remote = try #require(calleeChannel.withLock { $0 })
+        #expect(remote.label == "chat")
+        #expect(await eventually { remote.readyState == .open })
+
+        let received = Mutex<[DataChannelMessage]>([])
+        let echoed = Mutex<[DataChannelMessage]>([])
+        let calleeReader = Task {
+            for await event in remote.events {
+                if case let .message(message) = event {
+                    received.withLock { $0.append(message) }
+                    try? remote.send(message)  // echo
+                }
+            }
+        }
+        let callerReader = Task {
+            for await event in channel.events {
+                if case let .message(message) = event { echoed.withLock { $0.append(message) } }
+            }
+        }
+        defer { calleeReader.cancel(); callerReader.cancel() }
+
+        try channel.send("hello")
+        try channel.send([0, 1, 2, 255])
+        try channel.send("")
+        let big = [UInt8](repeating: 7, count: 200_000)
+        try channel.send(big)
+
+        #expect(await eventually { echoed.withLock { $0.count } == 4 })
+        #expect(received.withLock { $0 } == [.string("hello"), .binary([0, 1, 2, 255]), .string(""), .binary(big)])
+        #expect(echoed.withLock { $0 } == received.withLock { $0 })
+
+        #expect(pair.caller.connectionState == .connected)
+        let info = try #require(pair.caller.dtlsConnectionInfo)
+        #expect(info.role == .server)  // the answerer is `active` (DTLS client) by default
+        let pairInfo = try #require(pair.caller.selectedCandidatePair)
+        #expect(pairInfo.local.address == "127.0.0.1")
+    }
+
+    @Test("a message larger than the peer's max-message-size is refused at send, nothing truncated")
+    func oversizedMessageIsRefused() async throws {
+        var small = PeerConfiguration.loopback
+        small.maxMessageSize = 1024
+        let pair = PeerPair(caller: try PeerConnection(configuration: .loopback),
+                            callee: try PeerConnection(configuration: small))
+        defer { pair.close() }
+        let tasks = pair.startTrickle()
+        defer { tasks.forEach { $0.cancel() } }
+        let channel = try pair.caller.createDataChannel("limited")
+        try await pair.negotiate()
+        #expect(await eventually { channel.readyState == .open })
+        #expect(throws: PeerConnectionError.self) { try channel.send([UInt8](repeating: 1, count: 1025)) }
+        try channel.send([UInt8](repeating: 1, count: 1024))
+    }
+
+    @Test("audio: the callee detects the caller's tone and video frames decode with counters in order")
+    func audioToneAndVideoFramesArrive() async throws {
+        let pair = try PeerPair()
+        defer { pair.close() }
+        let tracks = Mutex<[RemoteTrack]>([])
+        let tasks = pair.startTrickle(onCallee: { event in
+            if case let .track(track) = event { tracks.withLock { $0.append(track) } }
+        })
+        defer { tasks.forEach { $0.cancel() } }
+
+        let audio = try pair.caller.addTransceiver(.audio, direction: .sendonly)
+        let video = try pair.caller.addTransceiver(.video, direction: .sendonly)
+        try await pair.negotiate()
+        #expect(await eventually { pair.caller.connectionState == .connected && pair.callee.connectionState == .connected })
+
+        var tone = SineToneSource(frequency: 660)
+        var pattern = TestPatternSource(width: 320, height: 240)
+        for _ in 0..<50 {  // one second of audio, 50 video frames
+            try audio.sender.send(audio: tone.nextFrame())
+            try video.sender.send(video: pattern.nextFrame())
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(await eventually { tracks.withLock { $0.count } == 2 })
+        let remote = tracks.withLock { $0 }
+        let audioTrack = try #require(remote.first { $0.info.kind == .audio })
+        let videoTrack = try #require(remote.first { $0.info.kind == .video })
+        #expect(await eventually { videoTrack.framesDecoded >= 40 && audioTrack.framesDecoded >= 40 })
+
+        let collectAudio = Task {
+            var pcm: [Int16] = []
+            for await frame in audioTrack.frames {
+                if case let .audio(samples) = frame { pcm += samples }
+                if pcm.count >= 48_000 / 2 { break }
+            }
+            return pcm
+        }
+        let collectVideo = Task {
+            var counters: [UInt16] = []
+            for await frame in videoTrack.frames {
+                if case let .video(picture) = frame, let counter = TestPatternReader.counter(in: picture) { counters.append(counter) }
+                if counters.count >= 30 { break }
+            }
+            return counters
+        }
+        let pcm = await collectAudio.value
+        let counters = await collectVideo.value
+        let detected = ToneDetector.strongest(of: [440, 660, 880], in: Array(pcm.suffix(24_000)))
+        #expect(detected == 660)
+        #expect(counters.count >= 30)
+        #expect(counters == counters.sorted())
+
+        let stats = pair.callee.getStats()
+        let inbound = stats.entries(ofType: "inbound-rtp")
+        #expect(inbound.count == 2)
+        #expect(inbound.allSatisfy { ($0["packetsReceived"]?.number ?? 0) > 0 })
+    }
+}
