@@ -1,0 +1,203 @@
+import TernCore
+import TernPeer
+import TernSCTP
+import TernSDP
+import TernSignaling
+
+/// Carrying out what the call core asks for.
+extension CallAgent {
+    func process(_ outputs: [CallOutput]) async {
+        for output in outputs {
+            switch output {
+            case let .send(signal):
+                await send(signal.signalingMessage)
+            case let .sendManageCall(callId, bytes):
+                sendManageCall(callId: callId, text: String(decoding: bytes, as: UTF8.self))
+            case let .action(action):
+                await perform(action)
+            default:
+                continuation.yield(.call(output))
+            }
+        }
+        rescheduleTimer()
+    }
+
+    func send(_ message: SignalingMessage) async {
+        do { try await signaling.send(message) } catch {
+            continuation.yield(.problem(callId: message.callId, "signaling send failed: \(error)"))
+        }
+    }
+
+    private func sendManageCall(callId: String, text: String) {
+        guard var call = calls[callId] else { return }
+        if let channel = call.manageChannel, channel.readyState == .open {
+            do { try channel.send(text) } catch {
+                continuation.yield(.problem(callId: callId, "manage-call send failed: \(error)"))
+            }
+        } else {
+            call.queuedEnvelopes.append(text)
+            calls[callId] = call
+        }
+    }
+
+    private func perform(_ action: CallAction) async {
+        switch action {
+        case .connectSignaling:
+            // The SignalingClient handed to the agent is already connected and registered.
+            await process(core.signalingConnected(now: clock.now()))
+        case .disconnectSignaling:
+            await signaling.close()
+        case let .createOffer(callId, media):
+            guard createPeer(callId: callId, media: media, isCaller: true) else { return }
+            if let peer = calls[callId]?.peer {
+                do {
+                    let channel = try peer.createDataChannel("manage-call")
+                    attachManageChannel(channel, callId: callId)
+                } catch {
+                    continuation.yield(.problem(callId: callId, "cannot open manage-call: \(error)"))
+                }
+            }
+            await makeOffer(callId: callId)
+        case let .awaitOffer(callId, media):
+            _ = createPeer(callId: callId, media: media, isCaller: false)
+        case let .restartIce(callId):
+            calls[callId]?.peer.restartIce()
+            await makeOffer(callId: callId, iceRestart: true)
+        case let .pauseCamera(callId):
+            calls[callId]?.video?.sender.isEnabled = false
+        case let .resumeCamera(callId):
+            calls[callId]?.video?.sender.isEnabled = true
+        case let .setCameraTrackEnabled(callId, enabled):
+            calls[callId]?.video?.sender.isEnabled = enabled
+        case let .renegotiate(callId, video):
+            setVideoDirection(callId: callId, mode: video)
+            calls[callId]?.videoRenegotiationPending = true
+            await makeOffer(callId: callId)
+        case let .prepareVideo(callId, video):
+            setVideoDirection(callId: callId, mode: video)
+            calls[callId]?.videoRenegotiationPending = true
+        case let .hold(callId):
+            setDirections(callId: callId, .inactive)
+            await makeOffer(callId: callId)
+        case let .unhold(callId):
+            setDirections(callId: callId, .sendrecv)
+            await makeOffer(callId: callId)
+        case let .closePeer(callId):
+            calls.removeValue(forKey: callId)?.close()
+        }
+    }
+
+    /// Creates the call's peer connection with an audio and/or video transceiver.
+    private func createPeer(callId: String, media: CallMedia, isCaller: Bool) -> Bool {
+        guard calls[callId] == nil else { return true }
+        do {
+            let peer = try PeerConnection(configuration: peerConfiguration)
+            var call = ActiveCall(peer: peer, isCaller: isCaller)
+            if media.audio { call.audio = try peer.addTransceiver(.audio, direction: .sendrecv) }
+            if media.video { call.video = try peer.addTransceiver(.video, direction: .sendrecv) }
+            let events = peer.events
+            call.tasks.append(Task { [weak self] in
+                for await event in events {
+                    guard let self else { return }
+                    await self.handle(peer: event, callId: callId)
+                }
+            })
+            calls[callId] = call
+            continuation.yield(.peerCreated(callId: callId, peer))
+            return true
+        } catch {
+            continuation.yield(.problem(callId: callId, "cannot create the peer connection: \(error)"))
+            Task { await self.transportFailed(callId: callId) }
+            return false
+        }
+    }
+
+    private func transportFailed(callId: String) async {
+        await process(core.transportChanged(callId: callId, .failed, now: clock.now()))
+    }
+
+    func attachManageChannel(_ channel: DataChannel, callId: String) {
+        guard var call = calls[callId] else { return }
+        call.manageChannel = channel
+        let events = channel.events
+        call.tasks.append(Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                await self.handle(manageChannel: event, callId: callId)
+            }
+        })
+        calls[callId] = call
+    }
+
+    private func handle(manageChannel event: DataChannel.Event, callId: String) async {
+        switch event {
+        case .open:
+            guard var call = calls[callId] else { return }
+            let queued = call.queuedEnvelopes
+            call.queuedEnvelopes = []
+            calls[callId] = call
+            for text in queued { try? call.manageChannel?.send(text) }
+            continuation.yield(.manageChannelOpen(callId: callId))
+        case let .message(message):
+            let bytes: [UInt8] = switch message {
+            case let .string(text): Array(text.utf8)
+            case let .binary(bytes): bytes
+            }
+            await process(core.receiveManageCall(callId: callId, bytes: bytes, now: clock.now()))
+        case .bufferedAmountLow, .closed:
+            break
+        }
+    }
+
+    /// Maps a video mode onto the call's video transceiver (adding one if there is none).
+    private func setVideoDirection(callId: String, mode: VideoMode) {
+        guard var call = calls[callId] else { return }
+        let direction: RTPDirection = switch mode {
+        case .sendReceive: .sendrecv
+        case .sendOnly: .sendonly
+        case .receiveOnly: .recvonly
+        case .disabled: .inactive
+        }
+        do {
+            if let video = call.video {
+                try video.setDirection(direction)
+            } else if mode != .disabled {
+                call.video = try call.peer.addTransceiver(.video, direction: direction)
+            }
+        } catch {
+            continuation.yield(.problem(callId: callId, "cannot change video to \(mode): \(error)"))
+        }
+        calls[callId] = call
+    }
+
+    private func setDirections(callId: String, _ direction: RTPDirection) {
+        guard let call = calls[callId] else { return }
+        for transceiver in [call.audio, call.video].compactMap({ $0 }) {
+            try? transceiver.setDirection(direction)
+        }
+    }
+
+    /// Marks our description as sent and sends the candidates that waited for it.
+    func flushCandidates(callId: String) async {
+        guard var call = calls[callId] else { return }
+        call.descriptionSent = true
+        let pending = call.pendingCandidates
+        call.pendingCandidates = []
+        calls[callId] = call
+        for candidate in pending { await send(.candidate(callId: callId, candidate: candidate)) }
+    }
+
+    /// createOffer → setLocalDescription → send (RFC 9429 §5.2).
+    func makeOffer(callId: String, iceRestart: Bool = false) async {
+        guard let peer = calls[callId]?.peer else { return }
+        do {
+            let offer = try await peer.createOffer(iceRestart: iceRestart)
+            try await peer.setLocalDescription(offer)
+            continuation.yield(.description(callId: callId, local: true, type: "offer", sdp: offer.sdp))
+            await send(.description(callId: callId, description: SignalingSessionDescription(type: .offer, sdp: offer.sdp)))
+            await flushCandidates(callId: callId)
+        } catch {
+            continuation.yield(.problem(callId: callId, "offer failed: \(error)"))
+        }
+    }
+}

@@ -1,0 +1,185 @@
+public import TernCore
+public import TernPeer
+public import TernSignaling
+import TernSDP
+
+/// The call facade's I/O driver: it owns a `CallClient` core and performs what the core asks —
+/// signaling messages through a `SignalingClient`, peer connections for media and data, the
+/// `manage-call` data channel — and feeds back what the network reports. Apps program against
+/// this: `call`, `accept`, `reject`, `cancel`, `hangUp`, `sendMessage`, and `events`.
+///
+/// An actor: every input (app call, signaling message, peer event, timer) is serialized here, so
+/// the core sees one input at a time, as it requires.
+public actor CallAgent {
+    /// Events for the application, in order. Single consumer.
+    public nonisolated let events: AsyncStream<CallAgentEvent>
+    /// Our user id on the signaling server.
+    public nonisolated let user: String
+
+    let continuation: AsyncStream<CallAgentEvent>.Continuation
+    let signaling: SignalingClient
+    let peerConfiguration: PeerConfiguration
+    let clock: any MonotonicClock
+    var core: CallClient
+    var calls: [String: ActiveCall] = [:]
+    var tasks: [Task<Void, Never>] = []
+    var timer: Task<Void, Never>?
+    var callCounter = 0
+
+    /// - Parameters:
+    ///   - user: the id this client registered as on `signaling`.
+    ///   - signaling: a registered client (WebSocket or in-memory).
+    ///   - peerConfiguration: how each call's peer connection is set up (ICE servers, ...).
+    public init(user: String, signaling: SignalingClient, peerConfiguration: PeerConfiguration = PeerConfiguration(),
+                configuration: CallConfiguration = CallConfiguration(), clock: any MonotonicClock = SystemClock()) {
+        self.user = user
+        self.signaling = signaling
+        self.peerConfiguration = peerConfiguration
+        self.clock = clock
+        self.core = CallClient(configuration: configuration)
+        (events, continuation) = AsyncStream.makeStream(of: CallAgentEvent.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Starts the client: from here calls can be placed and received.
+    public func start() async throws(CallError) {
+        let now = clock.now()
+        let outputs = try core.start(now: now)
+        await process(outputs)
+        let messages = signaling.messages
+        tasks.append(Task { [weak self] in
+            for await message in messages {
+                guard let self else { return }
+                await self.receive(message)
+            }
+            await self?.signalingClosed()
+        })
+    }
+
+    /// Stops the client: ends any call and stops every task.
+    public func stop() async {
+        await process(core.stop(now: clock.now()))
+        for call in calls.values { call.close() }
+        calls = [:]
+        for task in tasks { task.cancel() }
+        timer?.cancel()
+        continuation.finish()
+    }
+
+    // MARK: Calls
+
+    /// Places a call; returns its id. The state goes RINGING when the callee rings.
+    public func call(to callee: String, media: CallMedia, attachedData: [CallDataItem] = [],
+                     timeout: Duration = .seconds(30), txCode: String = "") async throws(CallError) -> String {
+        callCounter += 1
+        let callId = "\(user)-\(clock.now().nanoseconds)-\(callCounter)"
+        let outputs = try core.call(callId: callId, to: callee, media: media, attachedData: attachedData,
+                                    timeout: timeout, txCode: txCode, now: clock.now())
+        await process(outputs)
+        return callId
+    }
+
+    public func accept(media: CallMedia, txCode: String? = nil) async throws(CallError) {
+        await process(try core.accept(media: media, txCode: txCode, now: clock.now()))
+    }
+
+    public func reject(reason: CallRejectReason = .declined) async throws(CallError) {
+        await process(try core.reject(reason: reason, now: clock.now()))
+    }
+
+    public func cancel() async throws(CallError) {
+        await process(try core.cancel(now: clock.now()))
+    }
+
+    public func hangUp() async throws(CallError) {
+        await process(try core.hangUp(now: clock.now()))
+    }
+
+    /// Sends the `sendMessage` envelope over the `manage-call` channel; throws when no call is in
+    /// progress or the channel is not open — success means the envelope was handed to the channel.
+    public func sendMessage(eventData: [CallDataItem]) async throws(CallError) {
+        try requireManageChannel()
+        await process(try core.sendMessage(eventData: eventData, now: clock.now()))
+    }
+
+    public func minimizeCall(eventData: [CallDataItem] = []) async throws(CallError) {
+        try requireManageChannel()
+        await process(try core.minimizeCall(eventData: eventData, now: clock.now()))
+    }
+
+    public func startOperation(name: String, eventData: [CallDataItem] = []) async throws(CallError) {
+        try requireManageChannel()
+        await process(try core.startOperation(name: name, eventData: eventData, now: clock.now()))
+    }
+
+    public func turnBackToVideoCall() async throws(CallError) {
+        try requireManageChannel()
+        await process(try core.turnBackToVideoCall(now: clock.now()))
+    }
+
+    /// Adds, changes or removes video mid-call (renegotiates; the other side may accept or deny).
+    public func setVideoMode(_ mode: VideoMode) async throws(CallError) {
+        await process(try core.setVideoMode(mode, now: clock.now()))
+    }
+
+    public func acceptVideo(mode: VideoMode) async throws(CallError) {
+        await process(try core.acceptVideo(mode: mode, now: clock.now()))
+    }
+
+    public func denyVideo() async throws(CallError) {
+        await process(try core.denyVideo(now: clock.now()))
+    }
+
+    public func setHold(_ onHold: Bool) async throws(CallError) {
+        await process(try core.setHold(onHold, now: clock.now()))
+    }
+
+    public func setCameraEnabled(_ enabled: Bool) async throws(CallError) {
+        await process(try core.setCameraEnabled(enabled, now: clock.now()))
+    }
+
+    /// Whether a call is active (`isOnCall`).
+    public var isOnCall: Bool { core.isOnCall }
+
+    /// The current call's state, `NO_CALL` when there is none.
+    public var callState: CallSessionState { core.currentCall?.state ?? .noCall }
+
+    /// The peer connection of a call, once created.
+    public func peer(callId: String) -> PeerConnection? { calls[callId]?.peer }
+
+    /// The senders of a call's audio and video, for the application's media source.
+    public func senders(callId: String) -> (audio: RtpSender?, video: RtpSender?) {
+        (calls[callId]?.audio?.sender, calls[callId]?.video?.sender)
+    }
+
+    private func requireManageChannel() throws(CallError) {
+        guard let call = core.currentCall else { throw .noSuchCall(callId: nil) }
+        guard call.state == .inProgress else {
+            throw .callNotInProgress(operation: "send a manage-call event", state: call.state)
+        }
+        guard calls[call.callId]?.manageChannel?.readyState == .open else {
+            throw .callNotInProgress(operation: "send a manage-call event (manage-call channel not open)", state: call.state)
+        }
+    }
+
+    // MARK: Timer
+
+    /// Arms one task at the core's next deadline (the core is sans-I/O; time comes from here).
+    func rescheduleTimer() {
+        timer?.cancel()
+        guard let deadline = core.nextTimeout else { return }
+        let delay = max(.zero, deadline - clock.now())
+        timer = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled else { return }
+            await self?.fireTimer()
+        }
+    }
+
+    private func fireTimer() async {
+        await process(core.handleTimeout(now: clock.now()))
+    }
+
+    private func signalingClosed() async {
+        await process(core.signalingLost(now: clock.now()))
+    }
+}

@@ -1,0 +1,73 @@
+public import TernCore
+
+/// Placing, answering and ending calls, and the signaling messages about them.
+extension CallClient {
+    /// Places a call: sends the invite. The caller's state stays `NO_CALL` until the
+    /// callee's `ringing` (then `RINGING`) or `accept` (then `CONNECTING`).
+    /// - Parameters:
+    ///   - callId: unique id of the call (1–128 bytes); the driver usually passes a UUID.
+    ///   - timeout: ring time (1–600000 ms); no answer by then ends the call with `noAnswer`.
+    ///   - txCode: the application's transaction code, echoed in every output of this call.
+    public mutating func call(callId: String, to callee: String, media: CallMedia,
+                              attachedData: [CallDataItem] = [], timeout: Duration = .seconds(30),
+                              txCode: String, now: Instant) throws(CallError) -> [CallOutput] {
+        guard state == .running else { throw .clientNotRunning(state) }
+        if let active = currentCall, active.isActive { throw .alreadyOnCall(callId: active.callId) }
+        guard (1...128).contains(callId.utf8.count) else { throw .invalidInvite("the call id must be 1–128 bytes") }
+        guard !callee.isEmpty else { throw .invalidInvite("the callee is empty") }
+        let timeoutMs = Int(timeout.nanoseconds / 1_000_000)
+        guard (1...600_000).contains(timeoutMs) else {
+            throw .invalidInvite("the ring time must be 1–600000 ms, not \(timeoutMs) ms")
+        }
+        let invite = CallInvite(callId: callId, to: callee, media: media, attachedData: attachedData,
+                                timeoutMs: timeoutMs)
+        var out: [CallOutput] = []
+        currentCall = .outgoing(invite: invite, txCode: txCode, configuration: configuration, now: now, &out)
+        return out
+    }
+
+    /// Answers the ringing incoming call: sends `accept`, `CONNECTING`; the driver
+    /// gets `awaitOffer`. `txCode` replaces the one taken from the invite.
+    public mutating func accept(media: CallMedia, txCode: String? = nil, now: Instant) throws(CallError) -> [CallOutput] {
+        guard state == .running else { throw .clientNotRunning(state) }
+        return try withCall(nil) { (session, out) throws(CallError) in
+            try session.accept(media: media, txCode: txCode, now: now, &out)
+        }
+    }
+
+    /// Refuses the ringing incoming call.
+    public mutating func reject(reason: CallRejectReason = .declined, now: Instant) throws(CallError) -> [CallOutput] {
+        try withCall(nil) { (session, out) throws(CallError) in try session.reject(reason: reason, &out) }
+    }
+
+    /// Gives up the outgoing call before it is answered.
+    public mutating func cancel(now: Instant) throws(CallError) -> [CallOutput] {
+        try withCall(nil) { (session, out) throws(CallError) in try session.cancel(&out) }
+    }
+
+    /// Ends the active call whatever its state (hang-up, cancel or decline).
+    public mutating func hangUp(now: Instant) throws(CallError) -> [CallOutput] {
+        try withCall(nil) { (session, out) throws(CallError) in try session.hangUp(&out) }
+    }
+
+    /// A call message from the signaling connection. An invite while another call is
+    /// active is answered `reject` `busy` by the core itself (output `rejectedBusy`).
+    /// Messages about other call ids are ignored.
+    public mutating func receive(_ signal: CallSignal, now: Instant) -> [CallOutput] {
+        guard state == .running else { return [] }
+        if case .invite(let invite) = signal, !(isOnCall && currentCall?.callId == invite.callId) {
+            // (A repeated invite for the active call falls through to it and is ignored.)
+            var out: [CallOutput] = []
+            if isOnCall {
+                out.append(.send(.reject(callId: invite.callId, reason: .busy)))
+                out.append(.rejectedBusy(invite))
+            } else {
+                let txCode = invite.attachedData.value(named: "txCode") ?? ""
+                currentCall = .incoming(invite: invite, txCode: txCode, configuration: configuration,
+                                        now: now, &out)
+            }
+            return out
+        }
+        return ifCall(signal.callId) { session, out in session.receive(signal, now: now, &out) }
+    }
+}

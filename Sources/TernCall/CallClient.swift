@@ -1,0 +1,73 @@
+public import TernCore
+
+/// The sans-I/O core of the call facade (issue #9): the client's signaling-connection
+/// lifecycle (`CallClientState`) and the active call (`CallSession`), one at a time.
+///
+/// Every input is a value with `now` passed in and returns `[CallOutput]`, in order.
+/// The I/O driver performs `send`, `sendManageCall` and `action` outputs, calls
+/// `handleTimeout(now:)` when `nextTimeout` passes, and reports what the signaling
+/// connection and the peer connection do. Nothing here reads a clock or blocks.
+public struct CallClient: Sendable {
+    /// The timers and bounds in use.
+    public let configuration: CallConfiguration
+    /// The client state.
+    public internal(set) var state: CallClientState = .stopped
+    /// The current call, or the last one (then `ENDED`) until a new call replaces it.
+    public internal(set) var currentCall: CallSession?
+    /// Reconnect attempts made since the signaling connection was lost.
+    public internal(set) var reconnectAttempts = 0
+    var nextReconnect: Instant?
+
+    /// Creates a stopped client.
+    public init(configuration: CallConfiguration = CallConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Whether a call is active (not `ENDED`): incoming invites are then answered `busy`.
+    public var isOnCall: Bool { currentCall?.isActive ?? false }
+
+    /// The earliest instant at which `handleTimeout(now:)` has work, if any.
+    public var nextTimeout: Instant? {
+        [nextReconnect, currentCall?.nextTimeout].compactMap { $0 }.min()
+    }
+
+    /// Runs every timer due at `now`: reconnect attempts and the call's timers.
+    public mutating func handleTimeout(now: Instant) -> [CallOutput] {
+        var out: [CallOutput] = []
+        if state == .paused, let due = nextReconnect, now >= due {
+            nextReconnect = nil
+            reconnectAttempts += 1
+            setState(.resuming, &out)
+            out.append(.action(.connectSignaling))
+        }
+        currentCall?.handleTimeout(now: now, &out)
+        return out
+    }
+
+    mutating func setState(_ newState: CallClientState, _ out: inout [CallOutput]) {
+        guard state != newState else { return }
+        state = newState
+        out.append(.clientStateChanged(newState))
+    }
+
+    /// Applies `body` to the active call named `callId` (any active call when `nil`).
+    mutating func withCall(_ callId: String?, _ body: (inout CallSession, inout [CallOutput]) throws(CallError) -> Void)
+        throws(CallError) -> [CallOutput] {
+        guard var session = currentCall, session.isActive, callId == nil || callId == session.callId else {
+            throw .noSuchCall(callId: callId)
+        }
+        var out: [CallOutput] = []
+        try body(&session, &out)
+        currentCall = session
+        return out
+    }
+
+    /// Applies `body` to the call named `callId` if it is the current one; stale ids are ignored.
+    mutating func ifCall(_ callId: String, _ body: (inout CallSession, inout [CallOutput]) -> Void) -> [CallOutput] {
+        guard var session = currentCall, session.callId == callId else { return [] }
+        var out: [CallOutput] = []
+        body(&session, &out)
+        currentCall = session
+        return out
+    }
+}

@@ -1,0 +1,31 @@
+/// The bounds and timers of the call core. Every duration is measured on the `now`
+/// values the driver passes in.
+public struct CallConfiguration: Hashable, Sendable {
+    /// Longest time in `CONNECTING` before the call ends with `connectFailed`.
+    public var connectTimeout: Duration = .seconds(20)
+    /// Time between two ICE restarts while reconnecting.
+    public var iceRestartInterval: Duration = .seconds(5)
+    /// ICE restarts tried before giving up.
+    public var maxIceRestarts: Int = 3
+    /// Longest time in `reconnecting` before the call ends with `disconnected`.
+    public var reconnectTimeout: Duration = .seconds(20)
+    /// Extra ring time the callee waits after the invite's `timeoutMs` for the server's
+    /// `timeout` before it ends the call itself.
+    public var calleeRingGrace: Duration = .seconds(2)
+    /// How long a video request waits for an answer before it counts as declined.
+    public var videoRequestTimeout: Duration = .seconds(15)
+    /// Delays before reconnect attempts 1, 2, 3, …; the last one repeats.
+    public var reconnectBackoff: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8)]
+    /// Reconnect attempts after a lost signaling connection before the client fails.
+    public var maxReconnectAttempts: Int = 5
+
+    /// The defaults above.
+    public init() {}
+
+    /// The delay before reconnect attempt `attempt` (1-based).
+    public func backoff(attempt: Int) -> Duration {
+        guard let last = reconnectBackoff.last else { return .zero }
+        let index = attempt - 1
+        return index >= 0 && index < reconnectBackoff.count ? reconnectBackoff[index] : last
+    }
+}
