@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+
+/// `tern call --loopback`: the main job — a full two-peer call with the debug tool's trace.
+struct CallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call",
+        abstract: "Place a call and print its timeline: SDP, ICE, DTLS, data channel, media stats.",
+        discussion: """
+            With --loopback, two call clients (alice and bob) run in this process and call each other \
+            through an in-process signaling router (protocol v1), over real ICE, DTLS-SRTP and SCTP on \
+            127.0.0.1: invite with attached data, ring, accept, tone and test-pattern video both ways, \
+            manage-call events and sendMessage envelopes both ways, video removed and added back, hang-up. \
+            Exit status 0 only if every step really happened.
+            """)
+
+    @Flag(help: "Two call clients in this process, on 127.0.0.1 (the only mode so far).")
+    var loopback = false
+
+    @Option(help: "How long media flows, in seconds.")
+    var duration: Double = 4
+
+    @Flag(inversion: .prefixedNo, help: "Send a tone both ways.")
+    var audio = true
+
+    @Flag(inversion: .prefixedNo, help: "Send test-pattern video both ways (and remove/re-add it mid-call).")
+    var video = true
+
+    @Flag(inversion: .prefixedNo, help: "Exchange manage-call events and sendMessage envelopes.")
+    var data = true
+
+    @Flag(help: "One JSON object per line; the last line is the summary.")
+    var json = false
+
+    @Option(name: .customLong("break"), help: "Break one step on purpose to see the failure explained: fingerprint | ice.")
+    var breakStep: String?
+
+    func run() async throws {
+        guard loopback else {
+            throw ValidationError("only --loopback is implemented so far: two peers in this process on 127.0.0.1")
+        }
+        guard duration >= 1.5, duration <= 3600 else { throw ValidationError("--duration must be between 1.5 and 3600 seconds") }
+        var breakStep: LoopbackCall.BreakStep?
+        if let name = self.breakStep {
+            guard let step = LoopbackCall.BreakStep(rawValue: name) else {
+                throw ValidationError("--break takes one of: \(LoopbackCall.BreakStep.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            breakStep = step
+        }
+        let timeline = Timeline(json: json)
+        timeline.log("tern", "tern call --loopback: alice calls bob on 127.0.0.1"
+            + (breakStep.map { " (breaking \($0.rawValue) on purpose)" } ?? ""))
+        var call = LoopbackCall(
+            options: .init(duration: .milliseconds(Int(duration * 1000)), audio: audio, video: video, data: data,
+                           breakStep: breakStep),
+            timeline: timeline)
+        let summary = await call.run()
+        timeline.summary(summary.json, text: summary.text)
+        if !summary.steps.allPassed { throw ExitCode(1) }
+    }
+}

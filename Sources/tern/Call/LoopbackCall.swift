@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+import TernCall
+import TernCore
+import TernDTLS
+import TernICE
+import TernPeer
+import TernSDP
+import TernSignaling
+
+/// `tern call --loopback`: two call agents in one process, alice calling bob through an
+/// in-process signaling switchboard (protocol v1 router), real ICE/DTLS/SRTP/SCTP on 127.0.0.1.
+struct LoopbackCall {
+    struct Options {
+        var duration: Duration
+        var audio: Bool
+        var video: Bool
+        var data: Bool
+        var breakStep: BreakStep?
+    }
+
+    /// A deliberate fault, to show how a failure is explained.
+    enum BreakStep: String, CaseIterable {
+        /// The offer's DTLS fingerprint is altered in transit: the handshake must fail.
+        case fingerprint
+        /// The offer's ICE password is altered in transit: connectivity checks must fail.
+        case ice
+    }
+
+    let options: Options
+    let timeline: Timeline
+    var steps = StepLog()
+
+    init(options: Options, timeline: Timeline) {
+        self.options = options
+        self.timeline = timeline
+    }
+
+    /// Runs the call; returns the summary. Every step is recorded; the result is "ok" only if
+    /// every step really happened.
+    mutating func run() async -> CallSummary {
+        let switchboard = SignalingSwitchboard(router: SignalingRouter())
+        let timeouts = Task {
+            while !Task.isCancelled {
+                _ = switchboard.fireTimeouts()
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        defer { timeouts.cancel() }
+
+        let tamper = options.breakStep.map { SDPTamper(step: $0) }
+        guard let alice = await makeParticipant("alice", tone: 440, switchboard: switchboard, tamper: tamper),
+              let bob = await makeParticipant("bob", tone: 660, switchboard: switchboard, tamper: nil)
+        else {
+            steps.fail("signaling", "could not register alice and bob on the signaling switchboard")
+            return CallSummary(steps: steps)
+        }
+        steps.pass("signaling", "alice and bob registered (protocol v1 router, in-process)")
+        let watchers = [watch(alice, answering: false), watch(bob, answering: true)]
+        defer { watchers.forEach { $0.cancel() } }
+
+        let media = CallMedia(audio: options.audio, video: options.video, data: true)
+        let inviteTime = timeline.elapsedMilliseconds
+        let callId: String
+        do {
+            callId = try await alice.agent.call(
+                to: "bob", media: media,
+                attachedData: [CallDataItem(name: "processName", value: "CustOnboarding")],
+                timeout: .seconds(30), txCode: "tx-1")
+        } catch {
+            steps.fail("invite", "\(error)")
+            return CallSummary(steps: steps)
+        }
+        timeline.log("call", "alice invites bob: call \(callId), attached processName=CustOnboarding, txCode tx-1")
+
+        var summary = CallSummary(steps: steps)
+        let connected = await waitFor(seconds: 15) {
+            alice.snapshot.callStates.last == "IN_PROGRESS" && bob.snapshot.callStates.last == "IN_PROGRESS"
+        }
+        if connected {
+            let setupMs = timeline.elapsedMilliseconds - inviteTime
+            steps.pass("connect", String(format: "IN_PROGRESS on both sides %.1f ms after the invite", setupMs))
+            logTransport(of: alice)
+            await runMedia(alice, bob)
+            // The figures are read while the call is up; hang-up releases the transports.
+            summary = CallSummary(steps: steps, setupMs: setupMs, caller: alice, callee: bob)
+        } else {
+            steps.fail("connect", explainSetupFailure(alice, bob))
+        }
+        await hangUp(alice, bob)
+        summary.steps = steps
+        summary.callerStates = alice.snapshot.callStates
+        summary.calleeStates = bob.snapshot.callStates
+        return summary
+    }
+
+    /// Media both ways for the duration, with in-call events and a video round trip in the middle.
+    private mutating func runMedia(_ alice: LoopbackParticipant, _ bob: LoopbackParticipant) async {
+        let pumps = [await startPump(alice), await startPump(bob)]
+        let statsTask = Task { [timeline] in
+            var second = 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                second += 1
+                StatsLine.log(second: second, receiver: bob, sender: alice, timeline: timeline)
+            }
+        }
+        let third = options.duration / 3
+        try? await Task.sleep(for: third)
+        if options.data { await exchangeManageCallEvents(alice, bob) }
+        if options.video { await removeAndRestoreVideo(alice, bob) }
+        try? await Task.sleep(for: third)
+        statsTask.cancel()
+        checkMedia(alice, bob)
+        pumps.forEach { $0.cancel() }
+    }
+
+    private func startPump(_ participant: LoopbackParticipant) async -> Task<Void, Never> {
+        let callId = participant.snapshot.callId ?? ""
+        let senders = await participant.agent.senders(callId: callId)
+        let tone = participant.toneHz
+        return Task { await MediaPump.run(audio: senders.audio, video: senders.video, toneHz: tone) }
+    }
+}

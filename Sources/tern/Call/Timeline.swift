@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+import TernCore
+
+/// The debug tool's output: timestamped lines, human-readable by default (colours only on a
+/// TTY), or one JSON object per line with `--json`.
+final class Timeline: Sendable {
+    enum Style: Sendable { case text(colour: Bool), json }
+
+    private let style: Style
+    private let clock = SystemClock()
+    private let start: Instant
+    private let lock = Mutex(())
+
+    init(json: Bool) {
+        style = json ? .json : .text(colour: isatty(STDOUT_FILENO) != 0)
+        start = clock.now()
+    }
+
+    /// Milliseconds since the timeline started.
+    var elapsedMilliseconds: Double { (clock.now() - start).milliseconds }
+
+    /// One event: `category` (call, sdp, ice, dtls, dc, media, stats, ...) and a message, with
+    /// structured fields for `--json`.
+    func log(_ category: String, _ message: String, fields: [String: JSONValue] = [:]) {
+        let t = elapsedMilliseconds
+        lock.withLock { _ in
+            switch style {
+            case let .text(colour):
+                let stamp = String(format: "%8.1f ms", t)
+                let tag = colour ? "\u{1B}[1;\(Self.colourCode(category))m\(category.padding(toLength: 6, withPad: " ", startingAt: 0))\u{1B}[0m"
+                    : category.padding(toLength: 6, withPad: " ", startingAt: 0)
+                print("\(stamp)  \(tag) \(message)")
+            case .json:
+                var object = fields
+                object["t"] = .number(((t * 10).rounded()) / 10)
+                object["category"] = .string(category)
+                object["message"] = .string(message)
+                print(JSONValue.object(object).serialized)
+            }
+            fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name
+        }
+    }
+
+    /// A multi-line block (an SDP), indented in text mode, one field in JSON mode.
+    func block(_ category: String, _ title: String, _ body: String, fields: [String: JSONValue] = [:]) {
+        switch style {
+        case .json:
+            var object = fields
+            object["text"] = .string(body)
+            log(category, title, fields: object)
+        case .text:
+            log(category, title)
+            lock.withLock { _ in
+                for line in body.split(whereSeparator: \.isNewline) { print("              | \(line)") }
+                fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name
+            }
+        }
+    }
+
+    /// The final line: the summary object (JSON) or a readable summary (text).
+    func summary(_ value: JSONValue, text: String) {
+        lock.withLock { _ in
+            switch style {
+            case .json: print(value.serialized)
+            case .text: print(text)
+            }
+            fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name
+        }
+    }
+
+    private static func colourCode(_ category: String) -> Int {
+        switch category {
+        case "call": 35
+        case "ice": 36
+        case "dtls": 33
+        case "dc": 32
+        case "media", "stats": 34
+        case "error": 31
+        default: 37
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+import TernCore
+
+/// `tern`: the debug tool, the headless peer and the signaling server of the Tern stack.
+@main
+struct Tern: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tern",
+        abstract: "Tern: a WebRTC-style peer transport stack — debug tool and headless peer.",
+        version: TernVersion.string,
+        subcommands: [
+            CallCommand.self,
+            SDPCommand.self,
+            ICECommand.self,
+            SignalCommand.self,
+        ]
+    )
+}
