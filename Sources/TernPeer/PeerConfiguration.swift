@@ -27,6 +27,9 @@ public struct PeerConfiguration: Sendable {
     public var audioBitrate: Int
     /// VP8 encoder target bitrate for video tracks sent through Tern's encoder, in kbit/s.
     public var videoBitrateKbps: Int
+    /// Sees every decrypted RTP, RTCP and SCTP packet (debugging; nil costs nothing). Runs on the
+    /// transport's thread under its lock: it must be quick and must not call back into Tern.
+    public var packetTap: (@Sendable (TappedPacket) -> Void)?
 
     public init(
         iceServers: [IceServer] = [],
@@ -48,6 +51,7 @@ public struct PeerConfiguration: Sendable {
         self.maxMessageSize = maxMessageSize
         self.audioBitrate = audioBitrate
         self.videoBitrateKbps = videoBitrateKbps
+        self.packetTap = nil
     }
 
     /// A configuration restricted to 127.0.0.1 host candidates: two peers in one machine, no

@@ -144,7 +144,7 @@ extension PeerConnection {
         let parameters = TransportCore.Parameters(
             dtls: dtls,
             dataChannels: dataChannel.map { TransportCore.DataChannelParameters(remoteMaxMessageSize: Int(clamping: $0.remoteMaxMessageSize)) },
-            sctp: configuration.sctp)
+            sctp: configuration.sctp, tap: configuration.packetTap)
         let core: TransportCore
         do throws(DTLSError) { core = try TransportCore(parameters: parameters, media: media) } catch { throw .dtls(error) }
         let driver = TransportDriver(core: core, ice: ice, clock: clock) { [weak self] events in

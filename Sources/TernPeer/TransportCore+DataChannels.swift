@@ -8,6 +8,7 @@ extension TransportCore {
         guard let sctp else { return }
         while let packet = sctp.pollTransmit(now: now) {
             guard dtls.state == .connected else { continue }  // nothing can carry it; SCTP retransmits
+            parameters.tap?(TappedPacket(direction: .outbound, kind: .sctp, bytes: packet))
             do {
                 try dtls.send(applicationData: packet)
             } catch {

@@ -19,6 +19,7 @@ final class TransportCore {
         /// Present when an application m-section was negotiated.
         var dataChannels: DataChannelParameters?
         var sctp: SCTPAssociationConfig
+        var tap: (@Sendable (TappedPacket) -> Void)?
     }
 
     struct DataChannelParameters {
@@ -74,11 +75,13 @@ final class TransportCore {
             guard let inbound = srtpInbound else { droppedDatagrams += 1; return }
             var packet = datagram
             guard inbound.unprotectRTP(&packet) == .ok else { return }  // counted by the session
+            parameters.tap?(TappedPacket(direction: .inbound, kind: .rtp, bytes: packet))
             media.receiveRTP(packet, now: now, into: &output)
         case .rtcp:
             guard let inbound = srtpInbound else { droppedDatagrams += 1; return }
             var packet = datagram
             guard inbound.unprotectRTCP(&packet) == .ok else { return }
+            parameters.tap?(TappedPacket(direction: .inbound, kind: .rtcp, bytes: packet))
             media.receiveRTCP(packet, now: now, into: &output)
             flushMedia()
         default:
@@ -157,6 +160,7 @@ final class TransportCore {
                     pumpSCTP(now: now)
                 }
             case let .applicationData(bytes):
+                parameters.tap?(TappedPacket(direction: .inbound, kind: .sctp, bytes: bytes))
                 if let sctp {
                     sctp.handle(packet: bytes, now: now)
                     pumpSCTP(now: now)
@@ -193,11 +197,14 @@ final class TransportCore {
             media.discardQueued()
             return
         }
-        for var packet in media.takeQueuedRTP() where outbound.protectRTP(&packet) == .ok {
-            output.datagrams.append(packet)
+        let tap = parameters.tap
+        for var packet in media.takeQueuedRTP() {
+            tap?(TappedPacket(direction: .outbound, kind: .rtp, bytes: packet))
+            if outbound.protectRTP(&packet) == .ok { output.datagrams.append(packet) }
         }
-        for var packet in media.takeQueuedRTCP() where outbound.protectRTCP(&packet) == .ok {
-            output.datagrams.append(packet)
+        for var packet in media.takeQueuedRTCP() {
+            tap?(TappedPacket(direction: .outbound, kind: .rtcp, bytes: packet))
+            if outbound.protectRTCP(&packet) == .ok { output.datagrams.append(packet) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TernCore
 @testable import TernSCTP
 
 @Suite struct CRC32cTests {
