@@ -103,7 +103,11 @@ let package = Package(
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
                                    .product(name: "NIOWebSocket", package: "swift-nio")],
                     swiftSettings: strict),
-        .testTarget(name: "TernCallTests", dependencies: ["TernCall", "TernCore"], swiftSettings: strict),
+        .testTarget(name: "TernCallTests",
+                    dependencies: ["TernCall", "TernCore", "TernPeer", "TernSignaling", "TernSignalingClient", "TernSignalingServer"],
+                    swiftSettings: strict),
+        // Runs the built `tern` binary as a subprocess (it is built by `swift build --build-tests`).
+        .testTarget(name: "TernCLITests", swiftSettings: strict),
         .testTarget(name: "TernTraceTests", dependencies: ["TernTrace", "TernCore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
@@ -120,4 +124,25 @@ if ProcessInfo.processInfo.environment["TERN_FUZZ"] != nil {
         package.targets.append(.executableTarget(name: "Fuzz\(name)", dependencies: dependencies,
                                                  path: "Fuzz/\(name)", swiftSettings: strict))
     }
+}
+
+// Benchmark executables (Benchmarks/<Name>/main.swift) exist only in benchmark builds, so that
+// `make test` never compiles them. `make bench` sets TERN_BENCH=1 and builds in release mode.
+if ProcessInfo.processInfo.environment["TERN_BENCH"] != nil {
+    let benchmarkTargets: [(String, [Target.Dependency])] = [
+        ("SCTPThroughput", ["TernSCTP", "TernCore", "BenchSupport"]),
+        ("SignalingLoad", ["TernSignaling", "TernSignalingClient", "TernSignalingServer", "BenchSupport"]),
+        ("SDPBench", ["TernSDP", "BenchSupport"]),
+        ("RTPBench", ["TernRTP", "BenchSupport"]),
+        ("DTLSBench", ["TernDTLS", "CBenchSRTP", "BenchSupport"]),
+        ("MediaBench", ["TernMedia", "BenchSupport"]),
+    ]
+    for (name, dependencies) in benchmarkTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies,
+                                                 path: "Benchmarks/\(name)", swiftSettings: strict))
+    }
+    // JSON-line output and timing helpers shared by the benchmark executables.
+    package.targets.append(.target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: strict))
+    // The bare libsrtp2 loop DTLSBench compares SRTPSession with (no Swift in the timed loop).
+    package.targets.append(.target(name: "CBenchSRTP", dependencies: ["CSRTP"], path: "Benchmarks/CBenchSRTP"))
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TernTrace
 
 /// `tern call --loopback`: the main job — a full two-peer call with the debug tool's trace.
 struct CallCommand: AsyncParsableCommand {
@@ -32,6 +33,12 @@ struct CallCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line; the last line is the summary.")
     var json = false
 
+    @Option(help: "Write alice's decrypted RTP, RTCP and SCTP to this pcap file (tshark -d udp.port==N,rtp).")
+    var pcap: String?
+
+    @Option(help: "Write a self-contained HTML report (timeline, SDPs, ICE, DTLS, charts) to this file.")
+    var report: String?
+
     @Option(name: .customLong("break"), help: "Break one step on purpose to see the failure explained: fingerprint | ice.")
     var breakStep: String?
 
@@ -47,14 +54,28 @@ struct CallCommand: AsyncParsableCommand {
             }
             breakStep = step
         }
+        let capture = try pcap.map { try CallCapture(path: $0) }
         let timeline = Timeline(json: json)
         timeline.log("tern", "tern call --loopback: alice calls bob on 127.0.0.1"
             + (breakStep.map { " (breaking \($0.rawValue) on purpose)" } ?? ""))
         var call = LoopbackCall(
             options: .init(duration: .milliseconds(Int(duration * 1000)), audio: audio, video: video, data: data,
-                           breakStep: breakStep),
+                           breakStep: breakStep, capture: capture),
             timeline: timeline)
         let summary = await call.run()
+        if let capture, let pcap {
+            let (packets, failures) = capture.close()
+            timeline.log("tern", "pcap: \(packets) decrypted packets written to \(pcap)" + (failures > 0 ? " (\(failures) not written)" : ""))
+        }
+        if let report {
+            let page = CallReportBuilder.report(summary, timeline: timeline, samples: call.samples.all)
+            do {
+                try HTMLReportRenderer.write(page, to: URL(fileURLWithPath: report))
+                timeline.log("tern", "report written to \(report)")
+            } catch {
+                timeline.log("error", "could not write the report: \(error)")
+            }
+        }
         timeline.summary(summary.json, text: summary.text)
         if !summary.steps.allPassed { throw ExitCode(1) }
     }

@@ -15,6 +15,12 @@ struct CallSummary {
     var detectedToneHz: Double?
     var videoFramesDecoded = 0
     var messagesReceived = 0
+    var offerSDP: String?
+    var answerSDP: String?
+    var selectedPair: String?
+    var dtlsDescription: String?
+    var localCandidate: (address: String, port: Int, transport: String, priority: UInt32)?
+    var remoteCandidate: (address: String, port: Int, transport: String, priority: UInt32)?
 
     init(steps: StepLog) { self.steps = steps }
 
@@ -30,6 +36,12 @@ struct CallSummary {
             remoteCandidateType = peer.selectedCandidatePair?.remote.type.rawValue
             srtpProfile = peer.dtlsConnectionInfo?.srtpProfile?.openSSLName
             cipherSuite = peer.dtlsConnectionInfo?.cipherSuite
+            dtlsDescription = peer.dtlsConnectionInfo?.description
+            if let pair = peer.selectedCandidatePair {
+                selectedPair = "\(pair.local) ↔ \(pair.remote)"
+                localCandidate = (pair.local.address, Int(pair.local.port), pair.local.transport.rawValue, pair.local.priority)
+                remoteCandidate = (pair.remote.address, Int(pair.remote.port), pair.remote.transport.rawValue, pair.remote.priority)
+            }
         }
         let tracks = callee.snapshot.tracks
         let calleeStats = callee.snapshot.peer?.getStats()

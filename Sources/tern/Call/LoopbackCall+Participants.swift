@@ -8,7 +8,7 @@ import TernSignaling
 /// Making the two participants and watching what they report.
 extension LoopbackCall {
     func makeParticipant(_ name: String, tone: Double, switchboard: SignalingSwitchboard,
-                         tamper: SDPTamper?) async -> LoopbackParticipant? {
+                         tamper: SDPTamper?, capture: CallCapture?) async -> LoopbackParticipant? {
         var transport: any SignalingTransport = InMemorySignalingTransport(switchboard: switchboard)
         if let tamper { transport = TamperingSignalingTransport(wrapping: transport, tamper: tamper) }
         // The call core decides busy and accepts; the signaling client must not do it too.
@@ -18,7 +18,9 @@ extension LoopbackCall {
             timeline.log("error", "\(name) could not register: \(error)")
             return nil
         }
-        let agent = CallAgent(user: name, signaling: client, peerConfiguration: .loopback)
+        var configuration = PeerConfiguration.loopback
+        configuration.packetTap = capture?.tap
+        let agent = CallAgent(user: name, signaling: client, peerConfiguration: configuration)
         do { try await agent.start() } catch {
             timeline.log("error", "\(name) could not start its call client: \(error)")
             return nil
@@ -28,7 +30,7 @@ extension LoopbackCall {
 
     /// Follows one participant's events: logs them, records them, and — for the callee — rings
     /// and accepts, and answers video requests by accepting them both ways.
-    func watch(_ participant: LoopbackParticipant, answering: Bool) -> Task<Void, Never> {
+    func watch(_ participant: LoopbackParticipant, answering: Bool, capture: CallCapture?) -> Task<Void, Never> {
         let timeline = self.timeline
         return Task {
             for await event in participant.agent.events {
@@ -36,6 +38,7 @@ extension LoopbackCall {
                 case let .call(output):
                     await LoopbackCall.handle(output, of: participant, answering: answering, timeline: timeline)
                 case let .peerCreated(callId, peer):
+                    capture?.attach(peer)
                     participant.observed.withLock {
                         $0.peer = peer
                         $0.callId = callId

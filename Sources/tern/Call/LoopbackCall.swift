@@ -7,6 +7,7 @@ import TernICE
 import TernPeer
 import TernSDP
 import TernSignaling
+import TernTrace
 
 /// `tern call --loopback`: two call agents in one process, alice calling bob through an
 /// in-process signaling switchboard (protocol v1 router), real ICE/DTLS/SRTP/SCTP on 127.0.0.1.
@@ -17,6 +18,7 @@ struct LoopbackCall {
         var video: Bool
         var data: Bool
         var breakStep: BreakStep?
+        var capture: CallCapture?
     }
 
     /// A deliberate fault, to show how a failure is explained.
@@ -30,6 +32,8 @@ struct LoopbackCall {
     let options: Options
     let timeline: Timeline
     var steps = StepLog()
+    /// One stats sample per second (receiver bob, sender alice), for the report.
+    let samples = SampleLog()
 
     init(options: Options, timeline: Timeline) {
         self.options = options
@@ -49,14 +53,15 @@ struct LoopbackCall {
         defer { timeouts.cancel() }
 
         let tamper = options.breakStep.map { SDPTamper(step: $0) }
-        guard let alice = await makeParticipant("alice", tone: 440, switchboard: switchboard, tamper: tamper),
-              let bob = await makeParticipant("bob", tone: 660, switchboard: switchboard, tamper: nil)
+        guard let alice = await makeParticipant("alice", tone: 440, switchboard: switchboard, tamper: tamper,
+                                                capture: options.capture),
+              let bob = await makeParticipant("bob", tone: 660, switchboard: switchboard, tamper: nil, capture: nil)
         else {
             steps.fail("signaling", "could not register alice and bob on the signaling switchboard")
             return CallSummary(steps: steps)
         }
         steps.pass("signaling", "alice and bob registered (protocol v1 router, in-process)")
-        let watchers = [watch(alice, answering: false), watch(bob, answering: true)]
+        let watchers = [watch(alice, answering: false, capture: options.capture), watch(bob, answering: true, capture: nil)]
         defer { watchers.forEach { $0.cancel() } }
 
         let media = CallMedia(audio: options.audio, video: options.video, data: true)
@@ -88,6 +93,8 @@ struct LoopbackCall {
             steps.fail("connect", explainSetupFailure(alice, bob))
         }
         await hangUp(alice, bob)
+        summary.offerSDP = alice.snapshot.offer
+        summary.answerSDP = bob.snapshot.answer
         summary.steps = steps
         summary.callerStates = alice.snapshot.callStates
         summary.calleeStates = bob.snapshot.callStates
@@ -97,19 +104,26 @@ struct LoopbackCall {
     /// Media both ways for the duration, with in-call events and a video round trip in the middle.
     private mutating func runMedia(_ alice: LoopbackParticipant, _ bob: LoopbackParticipant) async {
         let pumps = [await startPump(alice), await startPump(bob)]
+        let samples = self.samples
         let statsTask = Task { [timeline] in
             var second = 0
+            var totals = StatsLine.Totals()
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
                 second += 1
-                StatsLine.log(second: second, receiver: bob, sender: alice, timeline: timeline)
+                if let sample = StatsLine.log(second: second, receiver: bob, sender: alice, timeline: timeline, previous: &totals) {
+                    samples.append(sample)
+                }
             }
         }
-        let third = options.duration / 3
-        try? await Task.sleep(for: third)
+        // In-call events and the video round trip happen a third of the way in; media flows for
+        // the whole duration.
+        let clock = ContinuousClock()
+        let mediaStart = clock.now
+        try? await Task.sleep(for: options.duration / 3)
         if options.data { await exchangeManageCallEvents(alice, bob) }
         if options.video { await removeAndRestoreVideo(alice, bob) }
-        try? await Task.sleep(for: third)
+        try? await Task.sleep(until: mediaStart + options.duration)
         statsTask.cancel()
         checkMedia(alice, bob)
         pumps.forEach { $0.cancel() }

@@ -46,6 +46,14 @@ final class LoopbackParticipant: Sendable {
         return ToneDetector.strongest(of: [440, 660], in: samples)
     }
 
+    /// RMS level of the newest decoded audio, 0...1 (W3C `audioLevel` is the same scale).
+    var audioLevel: Double? {
+        let samples = audioTail.withLock { $0.suffix(4_800) }
+        guard !samples.isEmpty else { return nil }
+        let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+        return (sum / Double(samples.count)).squareRoot() / Double(Int16.max)
+    }
+
     /// Consumes the remote track's decoded frames (runs until the track ends).
     func consume(_ track: RemoteTrack) async {
         for await frame in track.frames {

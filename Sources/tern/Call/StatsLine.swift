@@ -1,10 +1,18 @@
 import Foundation
+import Synchronization
 import TernPeer
+import TernTrace
 
 /// One line of media statistics per second, from the receiving side's W3C stats report.
 enum StatsLine {
-    static func log(second: Int, receiver: LoopbackParticipant, sender: LoopbackParticipant, timeline: Timeline) {
-        guard let peer = receiver.snapshot.peer else { return }
+    /// Byte totals at the previous sample, to turn counters into bit rates.
+    struct Totals: Sendable { var received = 0; var sent = 0; var framesDecoded = 0 }
+
+    /// Logs one line and returns the sample for the report's charts.
+    @discardableResult
+    static func log(second: Int, receiver: LoopbackParticipant, sender: LoopbackParticipant, timeline: Timeline,
+                    previous: inout Totals) -> CallStatsSample? {
+        guard let peer = receiver.snapshot.peer else { return nil }
         let report = peer.getStats()
         let inbound = report.entries(ofType: "inbound-rtp")
         let audio = inbound.first { $0["kind"] == .string("audio") }
@@ -18,6 +26,16 @@ enum StatsLine {
         text += " lost \(int(audio, "packetsLost")) jitter \(String(format: "%.2f", jitterMs)) ms tone \(tone)"
         text += " | video \(int(video, "packetsReceived")) pkts, \(int(video, "framesDecoded")) frames decoded"
         text += " | rtt \(rtt.map { String(format: "%.2f ms", $0 * 1000) } ?? "-")"
+        let received = inbound.map { int($0, "bytesReceived") }.reduce(0, +)
+        let sent = sender.snapshot.peer?.getStats().entries(ofType: "outbound-rtp").map { int($0, "bytesSent") }.reduce(0, +) ?? 0
+        let framesDecoded = int(video, "framesDecoded")
+        defer { previous = Totals(received: received, sent: sent, framesDecoded: framesDecoded) }
+        let sample = CallStatsSample(
+            tSeconds: Double(second), sentKbps: Double(sent - previous.sent) * 8 / 1000,
+            receivedKbps: Double(received - previous.received) * 8 / 1000,
+            packetsLost: Double(int(audio, "packetsLost") + int(video, "packetsLost")), jitterMs: jitterMs,
+            rttMs: rtt.map { $0 * 1000 }, framesDecoded: Double(max(0, framesDecoded - previous.framesDecoded)),
+            audioLevel: receiver.audioLevel)
         timeline.log("stats", text, fields: [
             "second": .int(second),
             "audioPacketsReceived": .int(int(audio, "packetsReceived")),
@@ -29,5 +47,15 @@ enum StatsLine {
             "rttMs": rtt.map { .number($0 * 1000) } ?? .null,
             "detectedToneHz": receiver.detectedToneHz.map { .number($0) } ?? .null,
         ])
+        return sample
     }
+}
+
+/// The per-second samples of a call, collected for the report's charts.
+final class SampleLog: Sendable {
+    private let samples = Mutex<[CallStatsSample]>([])
+
+    func append(_ sample: CallStatsSample) { samples.withLock { $0.append(sample) } }
+
+    var all: [CallStatsSample] { samples.withLock { $0 } }
 }

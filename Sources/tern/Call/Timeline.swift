@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TernCore
+import TernTrace
 
 /// The debug tool's output: timestamped lines, human-readable by default (colours only on a
 /// TTY), or one JSON object per line with `--json`.
@@ -11,6 +12,10 @@ final class Timeline: Sendable {
     private let clock = SystemClock()
     private let start: Instant
     private let lock = Mutex(())
+    private let recorded = Mutex<[TimelineEntry]>([])
+
+    /// Everything logged so far (for `--report`).
+    var entries: [TimelineEntry] { recorded.withLock { $0 } }
 
     init(json: Bool) {
         style = json ? .json : .text(colour: isatty(STDOUT_FILENO) != 0)
@@ -24,6 +29,7 @@ final class Timeline: Sendable {
     /// structured fields for `--json`.
     func log(_ category: String, _ message: String, fields: [String: JSONValue] = [:]) {
         let t = elapsedMilliseconds
+        recorded.withLock { $0.append(TimelineEntry(tMs: t, category: category, message: message)) }
         lock.withLock { _ in
             switch style {
             case let .text(colour):

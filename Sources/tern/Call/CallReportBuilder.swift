@@ -1,0 +1,37 @@
+import Foundation
+import TernTrace
+
+/// `--report FILE.html`: the call as one self-contained page (timeline, SDPs, ICE pair, DTLS,
+/// per-second charts drawn from the same samples the stats lines print).
+enum CallReportBuilder {
+    static func report(_ summary: CallSummary, timeline: Timeline, samples: [CallStatsSample]) -> CallReport {
+        var fields = [ReportField("result", summary.steps.result),
+                      ReportField("call states (alice)", summary.callerStates.joined(separator: " → ")),
+                      ReportField("call states (bob)", summary.calleeStates.joined(separator: " → "))]
+        if let setupMs = summary.setupMs { fields.append(ReportField("setup", String(format: "%.1f ms", setupMs))) }
+        fields.append(ReportField("audio packets received (bob)", "\(summary.audioPacketsReceived)"))
+        fields.append(ReportField("tone detected (bob)", summary.detectedToneHz.map { "\(Int($0)) Hz" } ?? "-"))
+        fields.append(ReportField("video frames decoded (bob)", "\(summary.videoFramesDecoded)"))
+        fields.append(ReportField("manage-call messages", "\(summary.messagesReceived)"))
+        for step in summary.steps.steps {
+            fields.append(ReportField("\(step.passed ? "✔" : "✘") \(step.name)", step.detail))
+        }
+        var candidates: [CandidateRow] = []
+        if let local = summary.localCandidate {
+            candidates.append(CandidateRow(side: .local, type: summary.localCandidateType ?? "?", transport: local.transport,
+                                           address: local.address, port: local.port, priority: local.priority, isSelected: true))
+        }
+        if let remote = summary.remoteCandidate {
+            candidates.append(CandidateRow(side: .remote, type: summary.remoteCandidateType ?? "?", transport: remote.transport,
+                                           address: remote.address, port: remote.port, priority: remote.priority, isSelected: true))
+        }
+        var dtls: [ReportField] = []
+        if let cipher = summary.cipherSuite { dtls.append(ReportField("cipher suite", cipher)) }
+        if let profile = summary.srtpProfile { dtls.append(ReportField("SRTP profile", profile)) }
+        if let description = summary.dtlsDescription { dtls.append(ReportField("association", description)) }
+        return CallReport(title: "tern call --loopback", generatedAt: Date(), summary: fields, timeline: timeline.entries,
+                          offerSDP: summary.offerSDP, answerSDP: summary.answerSDP, candidates: candidates,
+                          selectedPair: summary.selectedPair, dtls: dtls,
+                          charts: StatsChart.standardCharts(from: samples))
+    }
+}

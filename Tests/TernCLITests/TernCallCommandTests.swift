@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// `tern call --loopback` run as a user runs it: a subprocess whose JSON output is checked.
+@Suite("tern call --loopback (subprocess)", .serialized)
+struct TernCallCommandTests {
+    /// The `tern` binary built next to the tests (`swift build --build-tests` builds it).
+    static let tern: URL? = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let candidates = [".build/debug/tern", ".build/release/tern"].map { root.appendingPathComponent($0) }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct Run {
+        var status: Int32
+        var lines: [String]
+        var summary: [String: Any]? {
+            guard let last = lines.last(where: { $0.contains("\"summary\":true") }),
+                  let object = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any] else { return nil }
+            return object
+        }
+    }
+
+    /// Runs tern with a bound on its run time (a hung call is killed, and the test fails).
+    static func run(_ arguments: [String], limit: Duration = .seconds(90)) async throws -> Run {
+        let tern = try #require(TernCallCommandTests.tern, "build tern first: swift build --build-tests")
+        let process = Process()
+        process.executableURL = tern
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let reader = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let data = await reader.value
+        process.waitUntilExit()
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return Run(status: process.terminationStatus, lines: lines)
+    }
+
+    private func value(_ object: [String: Any]?, _ path: String) -> Any? {
+        var current: Any? = object
+        for key in path.split(separator: ".") { current = (current as? [String: Any])?[String(key)] }
+        return current
+    }
+
+    @Test("a loopback call exits 0 and its JSON summary has every figure with real values")
+    func loopbackCallSucceeds() async throws {
+        let run = try await Self.run(["call", "--loopback", "--json", "--duration", "3"])
+        let summary = try #require(run.summary, "no summary line in: \(run.lines.suffix(5))")
+        #expect(run.status == 0, "result: \(summary["result"] ?? "?")")
+        #expect(value(summary, "result") as? String == "ok")
+        #expect(value(summary, "callStates") as? [String] == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])
+        #expect((value(summary, "setupMs") as? Double ?? 0) > 0)
+        #expect(value(summary, "ice.selectedPair.local.type") as? String == "host")
+        #expect(value(summary, "ice.selectedPair.remote.type") as? String == "host")
+        #expect((value(summary, "dtls.srtpProfile") as? String)?.hasPrefix("SRTP_") == true)
+        #expect((value(summary, "media.audio.packetsReceived") as? Int ?? 0) > 50)
+        #expect(value(summary, "media.audio.detectedToneHz") as? Double == 440)
+        #expect((value(summary, "media.video.framesDecoded") as? Int ?? 0) > 10)
+        #expect((value(summary, "dataChannel.messagesReceived") as? Int ?? 0) >= 4)
+        // Every line is JSON.
+        for line in run.lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
+        }
+    }
+
+    @Test("a tampered fingerprint fails the call with a non-zero exit that names the DTLS fingerprint step")
+    func brokenFingerprintIsExplained() async throws {
+        let run = try await Self.run(["call", "--loopback", "--json", "--duration", "2", "--break", "fingerprint"])
+        #expect(run.status != 0)
+        let result = try #require(run.summary?["result"] as? String)
+        #expect(result.contains("connect"))
+        #expect(result.localizedCaseInsensitiveContains("fingerprint"))
+    }
+
+    @Test("a tampered ICE password fails the call with a non-zero exit that names the ICE step")
+    func brokenIcePasswordIsExplained() async throws {
+        let run = try await Self.run(["call", "--loopback", "--json", "--duration", "2", "--break", "ice"])
+        #expect(run.status != 0)
+        let result = try #require(run.summary?["result"] as? String)
+        #expect(result.contains("ICE"))
+    }
+}

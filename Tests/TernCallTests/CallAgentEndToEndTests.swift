@@ -1,0 +1,126 @@
+import Synchronization
+import Testing
+import TernCall
+import TernCore
+import TernPeer
+import TernSignaling
+import TernSignalingClient
+import TernSignalingServer
+
+/// Two call agents through the real WebSocket signaling server on 127.0.0.1, with real peer
+/// connections on loopback: the call facade end to end.
+@Suite("Call agents through the real signaling server", .serialized)
+struct CallAgentEndToEndTests {
+    /// What one agent reported, recorded by a watcher task.
+    final class Observer: Sendable {
+        let states = Mutex<[String]>([])
+        let reasons = Mutex<[String]>([])
+        let events = Mutex<[ManageCallEvent]>([])
+        let invites = Mutex<[CallInvite]>([])
+
+        func watch(_ agent: CallAgent) -> Task<Void, Never> {
+            Task {
+                for await event in agent.events {
+                    guard case let .call(output) = event else { continue }
+                    switch output {
+                    case let .stateChanged(change):
+                        states.withLock { $0.append(change.state.rawValue) }
+                        if let reason = change.reason { reasons.withLock { $0.append("\(reason)") } }
+                    case let .incomingCall(invite, _):
+                        invites.withLock { $0.append(invite) }
+                    case let .manageCallEvent(_, _, event):
+                        events.withLock { $0.append(event) }
+                    default:
+                        break
+                    }
+                }
+            }
+        }
+    }
+
+    private func agent(_ user: String, url: String) async throws -> CallAgent {
+        // The call core decides busy and acceptance; the signaling client must not.
+        let client = try await SignalingClient.connect(
+            url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil))
+        try await client.register(user: user, token: "")
+        let agent = CallAgent(user: user, signaling: client, peerConfiguration: .loopback)
+        try await agent.start()
+        return agent
+    }
+
+    private func eventually(seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        while clock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    @Test("accept: both sides reach IN_PROGRESS, sendMessage arrives byte for byte, remote hang-up ends both")
+    func acceptedCallCarriesMessagesAndEnds() async throws {
+        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let port = try await server.start()
+        let url = "ws://127.0.0.1:\(port)/v1"
+        let alice = try await agent("alice", url: url)
+        let bob = try await agent("bob", url: url)
+        let aliceSeen = Observer(), bobSeen = Observer()
+        let watchers = [aliceSeen.watch(alice), bobSeen.watch(bob)]
+        defer { watchers.forEach { $0.cancel() } }
+
+        _ = try await alice.call(to: "bob", media: .audioOnly,
+                                 attachedData: [CallDataItem(name: "ticket", value: "42")], txCode: "t1")
+        #expect(await eventually { !bobSeen.invites.withLock { $0 }.isEmpty })
+        #expect(bobSeen.invites.withLock { $0.first?.attachedData } == [CallDataItem(name: "ticket", value: "42")])
+        try await bob.accept(media: .audioOnly)
+
+        #expect(await eventually { aliceSeen.states.withLock { $0.last } == "IN_PROGRESS" && bobSeen.states.withLock { $0.last } == "IN_PROGRESS" })
+        // The manage-call channel opens just after the transport; sendMessage needs it open.
+        var sent = false
+        for _ in 0..<200 where !sent {
+            do {
+                try await alice.sendMessage(eventData: [CallDataItem(name: "processName", value: "CustOnboarding")])
+                sent = true
+            } catch {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        #expect(sent)
+        #expect(await eventually { bobSeen.events.withLock { $0.contains { $0.type == .messageReceived } } })
+        #expect(bobSeen.events.withLock { $0.first?.data } == [CallDataItem(name: "processName", value: "CustOnboarding")])
+
+        try await bob.hangUp()
+        #expect(await eventually { aliceSeen.states.withLock { $0.last } == "ENDED" && bobSeen.states.withLock { $0.last } == "ENDED" })
+        #expect(aliceSeen.states.withLock { $0 } == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])
+        #expect(aliceSeen.reasons.withLock { $0 } == ["remoteHangUp"])
+        #expect(bobSeen.reasons.withLock { $0 } == ["localHangUp"])
+        await alice.stop()
+        await bob.stop()
+        await server.shutdown()
+    }
+
+    @Test("reject: the caller ends with reason rejected; sendMessage outside a call fails clearly")
+    func rejectedCallEndsTheCaller() async throws {
+        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let port = try await server.start()
+        let url = "ws://127.0.0.1:\(port)/v1"
+        let alice = try await agent("alice", url: url)
+        let bob = try await agent("bob", url: url)
+        let aliceSeen = Observer(), bobSeen = Observer()
+        let watchers = [aliceSeen.watch(alice), bobSeen.watch(bob)]
+        defer { watchers.forEach { $0.cancel() } }
+
+        await #expect(throws: CallError.self) {
+            try await alice.sendMessage(eventData: [CallDataItem(name: "k", value: "v")])
+        }
+        _ = try await alice.call(to: "bob", media: .audioOnly)
+        #expect(await eventually { !bobSeen.invites.withLock { $0 }.isEmpty })
+        try await bob.reject(reason: .declined)
+        #expect(await eventually { aliceSeen.states.withLock { $0.last } == "ENDED" })
+        #expect(aliceSeen.reasons.withLock { $0 } == ["rejected"])
+        await alice.stop()
+        await bob.stop()
+        await server.shutdown()
+    }
+}
