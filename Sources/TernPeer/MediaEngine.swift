@@ -157,7 +157,11 @@ struct MediaEngine {
     private func deliver(_ assembled: FrameAssembler.Output, receiver: inout MediaReceiver,
                          into output: inout TransportCore.Output) {
         receiver.framesDropped += UInt64(assembled.droppedFrames)
-        if assembled.keyframeNeeded { receiver.keyframeRequestPending = true }
+        // Frames the assembler gave up on come before the frames it released in this output.
+        if assembled.keyframeNeeded || assembled.droppedFrames > 0 {
+            receiver.keyframeRequestPending = true
+            receiver.awaitingKeyframe = true
+        }
         for frame in assembled.frames {
             receiver.depacketizer.reset()
             var encoded: EncodedVideoFrame?
@@ -166,19 +170,28 @@ struct MediaEngine {
                                           timestamp: packet.timestamp, sequenceNumber: packet.sequenceNumber)
                 if let complete = try? receiver.depacketizer.push(unit) { encoded = complete }
             }
-            if let encoded {
-                receiver.framesAssembled += 1
-                output.events.append(.videoFrame(ssrc: receiver.info.ssrc, encoded))
-            } else {
+            guard let encoded else {
                 receiver.framesDropped += 1
                 receiver.keyframeRequestPending = true
+                receiver.awaitingKeyframe = true
+                continue
             }
+            if receiver.awaitingKeyframe && !encoded.isKeyframe {
+                receiver.framesSkippedForKeyframe += 1
+                receiver.keyframeRequestPending = true
+                continue
+            }
+            receiver.awaitingKeyframe = false
+            receiver.framesAssembled += 1
+            output.events.append(.videoFrame(ssrc: receiver.info.ssrc, encoded))
         }
     }
 
-    /// Marks that the decoder of `ssrc` cannot go on without a keyframe (sends a PLI).
+    /// Marks that the decoder of `ssrc` cannot go on without a keyframe (sends a PLI and holds
+    /// delta frames back until the keyframe arrives).
     mutating func requestKeyframe(remoteSSRC ssrc: UInt32) {
         receivers[ssrc]?.keyframeRequestPending = true
+        receivers[ssrc]?.awaitingKeyframe = true
     }
 
     // MARK: Receiving RTCP
@@ -233,7 +246,7 @@ struct MediaEngine {
         for receiver in receivers.values {
             if let nack = receiver.nack?.nextTimeout(rtt: nil) { deadlines.append(nack) }
             if let assembler = receiver.assembler?.nextTimeout { deadlines.append(assembler) }
-            if receiver.keyframeRequestPending { deadlines.append(.zero) }
+            if receiver.keyframeRequestPending { deadlines.append(receiver.lastPLI.map { $0 + MediaReceiver.pliInterval } ?? .zero) }
         }
         return deadlines.min()
     }
@@ -254,8 +267,10 @@ struct MediaEngine {
                 if nack.takeKeyframeRequest() { receiver.keyframeRequestPending = true }
                 receiver.nack = nack
             }
-            if receiver.keyframeRequestPending {
+            if receiver.keyframeRequestPending,
+               receiver.lastPLI.map({ now - $0 >= MediaReceiver.pliInterval }) ?? true {
                 receiver.keyframeRequestPending = false
+                receiver.lastPLI = now
                 receiver.pliSent += 1
                 let pli = PictureLossIndication(senderSSRC: localRTCPSSRC, mediaSSRC: ssrc)
                 queuedRTCP.append(RTCPPacket.pictureLossIndication(pli).bytes)

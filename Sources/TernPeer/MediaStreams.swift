@@ -50,6 +50,15 @@ struct MediaReceiver {
     var framesDropped: UInt64 = 0
     var keyframeRequestPending = false
     var pliSent: UInt64 = 0
+    var lastPLI: Instant?
+    /// After a lost frame, delta frames would decode against a missing reference and show
+    /// corrupted pictures: they are dropped until the next keyframe (which a PLI asks for).
+    /// A stream also starts here, so a receiver that joins mid-GOP waits for a keyframe.
+    var awaitingKeyframe = true
+    /// Frames not decoded because they needed a reference that was lost.
+    var framesSkippedForKeyframe: UInt64 = 0
+    /// Minimum spacing of PLIs for one stream (RFC 4585 §3.5 leaves it to the receiver).
+    static let pliInterval: Duration = .milliseconds(200)
 
     init(info: RemoteStreamInfo, payloadType: UInt8, localSSRC: UInt32, nackEnabled: Bool) {
         self.info = info

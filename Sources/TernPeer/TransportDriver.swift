@@ -4,9 +4,10 @@ import TernICE
 
 /// The thin I/O around `TransportCore`: datagrams from the ICE transport (on its GLib thread),
 /// timer expiries (on the timer's queue) and API calls (any thread) each take the core's lock,
-/// feed the core with `now`, and — after the lock is released — send the datagrams it produced
-/// through ICE and hand its events to the peer connection. Sending outside the lock means a
-/// libnice callback never waits on us while we wait on libnice.
+/// feed the core with `now`, and queue what it produced. Outputs are then sent through ICE and
+/// handed to the peer connection in the order the core produced them, by one thread at a time
+/// and with no lock held: a libnice callback never waits on us while we wait on libnice, and
+/// two threads can never reorder two video frames or two data-channel messages.
 final class TransportDriver: Sendable {
     private let ice: IceTransport
     private let clock: any MonotonicClock
@@ -14,6 +15,13 @@ final class TransportDriver: Sendable {
     private let timer: DriverTimer
     private let deliver: @Sendable ([TransportEvent]) -> Void
     private let sendFailures = Atomic<Int>(0)
+
+    /// Outputs in production order, and whether some thread is delivering them.
+    private struct Outbox {
+        var queue: [TransportCore.Output] = []
+        var draining = false
+    }
+    private let outbox = Mutex(Outbox())
 
     init(core: sending TransportCore, ice: IceTransport, clock: any MonotonicClock,
          deliver: @escaping @Sendable ([TransportEvent]) -> Void) {
@@ -36,13 +44,32 @@ final class TransportDriver: Sendable {
         _ body: (TransportCore, Instant) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let now = clock.now()
-        let (result, output, deadline) = try core.withLock { core throws(Failure) -> (Result, TransportCore.Output, Instant?) in
+        let (result, deadline) = try core.withLock { core throws(Failure) -> (Result, Instant?) in
             let result = try body(core, now)
-            return (result, core.takeOutput(), core.nextTimeout)
+            let output = core.takeOutput()
+            // Queued while the core is still locked, so the queue's order is the core's order.
+            if !output.datagrams.isEmpty || !output.events.isEmpty { outbox.withLock { $0.queue.append(output) } }
+            return (result, core.nextTimeout)
         }
         timer.arm(at: deadline, now: now)
-        flush(output)
+        drainOutbox()
         return result
+    }
+
+    /// Delivers queued outputs in order. Only one thread drains at a time; a thread that finds
+    /// another draining leaves its output to it (like an actor's mailbox).
+    private func drainOutbox() {
+        while true {
+            let batch = outbox.withLock { box -> [TransportCore.Output]? in
+                guard !box.draining, !box.queue.isEmpty else { return nil }
+                box.draining = true
+                defer { box.queue.removeAll(keepingCapacity: true) }
+                return box.queue
+            }
+            guard let batch else { return }
+            for output in batch { flush(output) }
+            outbox.withLock { $0.draining = false }
+        }
     }
 
     /// A datagram from ICE (runs on the GLib thread).

@@ -39,6 +39,8 @@ import TernCore
         #expect(a.received.withLock { $0.allSatisfy { $0 == [0xB, $0[1]] } })
         let pair = try #require(a.transport.selectedPair)
         #expect(pair.local.type == .host && pair.remote.address == "127.0.0.1" && pair.isDirect)
+        // The event task may lag the transport under load: wait until it has seen the connection.
+        #expect(await eventually { a.states.contains(.connected) || a.states.contains(.completed) })
         #expect(a.states.first == .checking)
         a.transport.close(); b.transport.close()
         for t in tasks { await t.value } // event streams finish after close
@@ -107,6 +109,9 @@ import TernCore
             let deadline = ContinuousClock.now + .seconds(10)
             while ContinuousClock.now < deadline {
                 do throws(DatagramTransportError) { try transport.send([1, 2, 3]) } catch { if error == .closed { return true } }
+                // Yield: a busy loop would hold one of the two cooperative threads of this 2-core
+                // machine and starve the tasks that close the transport.
+                await Task.yield()
             }
             return false
         }
