@@ -2,6 +2,8 @@
 // SimulatedLink, release build. Prints MB/s of wall-clock time and per CPU-second (both ends
 // and the link run on one thread). Environment: DELAY_MS (one-way delay, virtual time),
 // LOSS (0...1); with either set, the virtual-time throughput is printed too. Nothing asserted.
+// The last line is the wall-clock figure as JSON (`sctp_inprocess_MBps`) for Scripts/bench.
+import BenchSupport
 import TernCore
 import Foundation
 import TernSCTP
@@ -79,5 +81,8 @@ func run() {
     let elapsed = wallSeconds() - start
     let cpu = cpuSeconds() - cpuStart
     print("transferred \(receivedBytes / 1024 / 1024) MiB in \(String(format: "%.3f", elapsed)) s: \(String(format: "%.1f", Double(receivedBytes) / elapsed / 1e6)) MB/s wall, \(String(format: "%.1f", Double(receivedBytes) / cpu / 1e6)) MB/s per CPU-second (\(String(format: "%.3f", cpu)) s CPU, both ends on one thread); cwnd \(a.congestionWindow), retransmits \(a.stats.retransmittedChunks), packets \(a.stats.packetsSent)")
+    if delayMs == 0, lossRate == 0 {
+        Figure(name: "sctp_inprocess_MBps", unit: "MB/s", samples: [Double(receivedBytes) / elapsed / 1e6]).emit()
+    }
 }
 run()

@@ -6,7 +6,8 @@
 // `clients` WebSocket clients (half callers, half callees), registers them all, then
 // every caller runs `rounds` invite → accept round trips (then hangup) against its own
 // callee, all callers at once. Prints registration time, round trips per second and
-// latency percentiles of invite → accept.
+// latency percentiles of invite → accept; then both figures as JSON lines for Scripts/bench.
+import BenchSupport
 import TernSignaling
 import TernSignalingClient
 import TernSignalingServer
@@ -77,6 +78,9 @@ func percentile(_ p: Double) -> Duration { latencies[min(latencies.count - 1, In
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 print("round trips: \(latencies.count) in \(elapsed) → \(Int(Double(latencies.count) / seconds)) invite→accept/s")
 print("latency p50 \(percentile(0.50)), p90 \(percentile(0.90)), p99 \(percentile(0.99)), max \(latencies.last ?? .zero)")
+func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+Figure(name: "signal_invites_per_s", unit: "invite->accept/s", samples: [Double(latencies.count) / seconds]).emit()
+Figure(name: "signal_invite_p99_ms", unit: "ms", samples: [milliseconds(percentile(0.99))]).emit()
 
 for client in clients { await client.close() }
 for task in calleeTasks { task.cancel() }

@@ -1,0 +1,190 @@
+"""Builds Docs/BENCHMARKS.md and Docs/benchmarks.json from the benchmarks' JSON lines.
+
+    assemble.py RESULTS.jsonl NOTES.txt MODE DOCS_DIR [LOAD_AT_START]
+
+RESULTS.jsonl: every JSON line the benchmark executables (and Benchmarks/aiortc) printed, one
+figure per line; lines with the same name (one per process run) are merged: all samples pooled,
+the median taken. A line with "role": "peer" holds the peer's samples of that figure; a Tern
+line may carry its peer's samples itself ("peerSamples").
+NOTES.txt: lines "name<TAB>reason" for rows left out of this run (QUICK, failure, time-out).
+MODE: "full" or "quick". LOAD_AT_START: /proc/loadavg's first three fields when the run began.
+Figures are printed, never asserted.
+"""
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+# Every row this run may produce, in table order, with what it measures.
+ROWS = [
+    ("sdp_roundtrip_us", "Parse + write of Tests/TernSDPTests/Fixtures/chromium-audio-video-data-offer.sdp "
+     "(Chromium offer: audio, video, application) with SDPParser().parse + .text; peer: aiortc "
+     "SessionDescription.parse + str() on the same file in the same run. Ratio = aiortc µs / Tern µs "
+     "(issue #12 goal: ≥ 20×)."),
+    ("rtp_parse_write_Mpps", "RTPPacket(parsing:) of a 1100-byte-payload packet with two header extensions, "
+     "sequence number changed, write(to:) into a reused buffer; million packets per second."),
+    ("srtp_vs_libsrtp_ratio", "SRTP protect + unprotect of a 1200-byte RTP packet, AEAD_AES_128_GCM, through "
+     "SRTPSession (packet copied per call); peer: a bare C loop over libsrtp2 (Benchmarks/CBenchSRTP) with the same "
+     "key, salt and packet, runs alternated in one process. Ratio = Tern / bare (issue #12 goal: ≥ 0.9)."),
+    ("srtp_vs_libsrtp_ratio_aes_cm_sha1_80", "The same with AES128_CM_HMAC_SHA1_80."),
+    ("dtls_handshake_ms", "In-process DTLS 1.2 handshake, ECDSA P-256 both sides, including both endpoints' "
+     "SSL_CTX/SSL set-up, datagrams handed across directly; median of 100 after 10 warm-up handshakes."),
+    ("sctp_inprocess_MBps", "64 MiB in 64 KiB messages between two SCTPAssociations over a zero-delay "
+     "SimulatedLink, both ends on one thread, no DTLS, no sockets; MB/s of wall-clock time, one sample per process."),
+    ("signal_invites_per_s", "SignalingServer on 127.0.0.1 with N WebSocket clients (1,000; 200 in QUICK), half "
+     "callers, each caller 50 invite → accept round trips against its own callee, all at once."),
+    ("signal_invite_p99_ms", "p99 latency of invite → accept in the same runs."),
+    ("vp8_640x480_encode_fps", "VP8Encoder, 640x480 test pattern, cpu-used 8, real time, 1 thread, 1500 kb/s; "
+     "frames per wall-clock second."),
+    ("vp8_640x480_decode_fps", "VP8Decoder on those frames."),
+    ("opus_encode_realtime_x", "OpusAudioEncoder, 48 kHz mono, 20 ms frames, 32 kb/s, FEC, complexity 9; "
+     "seconds of audio per wall-clock second."),
+    ("opus_decode_realtime_x", "OpusAudioDecoder on those packets."),
+]
+
+# Figures the issue (#12) asks for that nothing here measures yet.
+NOT_MEASURED = [
+    ("dc_throughput_loopback_MBps", "needs a data channel over DTLS + SCTP between two processes on loopback; "
+     "only the in-process SCTP figure above exists (no DTLS, no sockets), so it is reported under its own name"),
+    ("setup_ms (vs aiortc)", "no PeerConnection set-up timing harness yet, for Tern or aiortc"),
+    ("rss_per_pc_MiB", "no harness that opens many peer connections and reads RSS"),
+    ("call_cpu_per_second", "no CPU accounting of a running call yet"),
+    ("data channel throughput between processes", "same as dc_throughput_loopback_MBps"),
+    ("Chromium figures", "no Chromium harness in the benchmarks (Chromium is used only in interop tests)"),
+]
+
+LOWER_IS_BETTER = {"us", "ms"}
+
+
+def fmt(value):
+    if value is None:
+        return "—"
+    if value == 0:
+        return "0"
+    magnitude = abs(value)
+    if magnitude >= 1000:
+        return f"{value:,.0f}"
+    if magnitude >= 100:
+        return f"{value:.0f}"
+    if magnitude >= 10:
+        return f"{value:.1f}"
+    if magnitude >= 1:
+        return f"{value:.2f}"
+    return f"{value:.3g}"
+
+
+def fmt_ratio(ratio):
+    return "—" if ratio is None else f"{ratio:.2f}×"
+
+
+def merge(lines):
+    figures = {}
+    for line in lines:
+        entry = figures.setdefault(line["name"], {"unit": line["unit"], "tern": [], "peer": None, "peerSamples": []})
+        samples = line.get("samples") or [line["value"]]
+        if line.get("role") == "peer":
+            entry["peer"] = line["peer"]
+            entry["peerSamples"] += samples
+        else:
+            entry["unit"] = line["unit"]
+            entry["tern"] += samples
+            if line.get("peer"):
+                entry["peer"] = line["peer"]
+                entry["peerSamples"] += line.get("peerSamples", [])
+    rows = []
+    for name, entry in figures.items():
+        if not entry["tern"]:
+            continue
+        tern = statistics.median(entry["tern"])
+        peer_value = statistics.median(entry["peerSamples"]) if entry["peerSamples"] else None
+        ratio = None
+        if peer_value and tern:
+            ratio = peer_value / tern if entry["unit"] in LOWER_IS_BETTER else tern / peer_value
+        rows.append({
+            "name": name, "unit": entry["unit"], "tern": tern,
+            "peer": entry["peer"] if peer_value is not None else None,
+            "peerValue": peer_value, "ratio": ratio, "runs": len(entry["tern"]),
+            "spread": [min(entry["tern"]), max(entry["tern"])],
+        })
+    order = {name: index for index, (name, _) in enumerate(ROWS)}
+    rows.sort(key=lambda row: order.get(row["name"], len(order)))
+    return rows
+
+
+def machine(load_at_start):
+    load = os.getloadavg()
+    try:
+        swift = subprocess.run(["swift", "--version"], capture_output=True, text=True, timeout=30).stdout
+        swift = swift.splitlines()[0] if swift else "unknown"
+    except (OSError, subprocess.SubprocessError):
+        swift = "unknown"
+    start = f"{' / '.join(load_at_start.split())} when the run began, " if load_at_start else ""
+    return (f"{os.cpu_count()} CPUs, {platform.platform()}, load average (1/5/15 min) {start}"
+            f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} when the table was written; {swift}")
+
+
+def main():
+    results_path, notes_path, mode, docs = sys.argv[1:5]
+    load_at_start = sys.argv[5] if len(sys.argv) > 5 else ""
+    with open(results_path, encoding="utf-8") as f:
+        lines = [json.loads(text) for text in f if text.startswith("{")]
+    left_out = []
+    with open(notes_path, encoding="utf-8") as f:
+        for text in f:
+            if "\t" in text:
+                name, reason = text.rstrip("\n").split("\t", 1)
+                left_out.append((name, reason))
+    rows = merge(lines)
+    produced = {row["name"] for row in rows}
+    descriptions = dict(ROWS)
+
+    with open(os.path.join(docs, "benchmarks.json"), "w", encoding="utf-8") as f:
+        json.dump(rows, f, indent=2)
+        f.write("\n")
+
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    out = ["# Benchmarks", "",
+           f"Written by `make bench{' QUICK=1' if mode == 'quick' else ''}` (Scripts/bench) on {now}: "
+           f"{'QUICK subset, fewer runs' if mode == 'quick' else 'full run'}. Release builds; every figure is the "
+           "median over its runs, with the smallest and largest run as the spread. Figures are measured, printed "
+           "and kept here; no test asserts any of them. The machine is shared, so compare figures from one run "
+           "(ratios are measured within one run), not across runs.", "",
+           f"Machine: {machine(load_at_start)}.", "",
+           "Ratio > 1 means Tern is faster than the peer (peer time / Tern time, or Tern rate / peer rate).", "",
+           "| figure | unit | Tern | peer | peer value | ratio | runs | spread |",
+           "|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        out.append(f"| `{row['name']}` | {row['unit']} | {fmt(row['tern'])} | {row['peer'] or '—'} | "
+                   f"{fmt(row['peerValue'])} | {fmt_ratio(row['ratio'])} | {row['runs']} | "
+                   f"{fmt(row['spread'][0])} – {fmt(row['spread'][1])} |")
+    out += ["", "## What each figure measures", ""]
+    for name, text in ROWS:
+        if name in produced:
+            out.append(f"- `{name}`: {text}")
+    missing = [(name, reason) for name, reason in left_out if name not in produced]
+    missing += [(name, "not produced (no output line)") for name, _ in ROWS
+                if name not in produced and name not in {n for n, _ in left_out}]
+    partial = [(name, reason) for name, reason in left_out if name in produced]
+    if partial:
+        out += ["", "## Runs that failed", "",
+                "These rows were produced from the runs that did finish; the others failed:", ""]
+        out += [f"- `{name}`: {reason}." for name, reason in partial]
+    if missing:
+        out += ["", "## Left out of this run", ""]
+        out += [f"- `{name}`: {reason}. {descriptions.get(name, '')}".rstrip() for name, reason in missing]
+    out += ["", "## Not measured yet", "",
+            "Figures issue #12 asks for that no benchmark produces yet; no number is given for them.", ""]
+    out += [f"- `{name}`: not measured yet — {reason}." for name, reason in NOT_MEASURED]
+    out += ["", "Reproduce: `make bench` (about 2 minutes once built; the first release build takes longer) or "
+            "`make bench QUICK=1` (under a minute once built). Raw JSON: `Docs/benchmarks.json`.", ""]
+    with open(os.path.join(docs, "BENCHMARKS.md"), "w", encoding="utf-8") as f:
+        f.write("\n".join(out))
+    print("\n".join(out[out.index("| figure | unit | Tern | peer | peer value | ratio | runs | spread |"):
+                        out.index("## What each figure measures")]))
+
+
+if __name__ == "__main__":
+    main()
