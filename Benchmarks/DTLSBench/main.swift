@@ -73,3 +73,42 @@ func srtpFigure(name: String, profile: SRTPProtectionProfile, cProfile: Int32) t
 
 try srtpFigure(name: "srtp_vs_libsrtp_ratio", profile: .aeadAes128Gcm, cProfile: Int32(TERN_BENCH_AEAD_AES_128_GCM))
 try srtpFigure(name: "srtp_vs_libsrtp_ratio_aes_cm_sha1_80", profile: .aes128CmSha1_80, cProfile: Int32(TERN_BENCH_AES128_CM_SHA1_80))
+
+/// DTLS application-data throughput (the path SCTP rides on, RFC 8261): records of
+/// `maximumApplicationDataSize` bytes encrypted by one endpoint and decrypted by the other,
+/// in-process, MB/s of payload.
+func applicationDataFigure() throws {
+    let client = try DTLSEndpoint(configuration: .init(role: .client, certificate: clientCertificate,
+                                                       remoteFingerprints: [serverCertificate.fingerprint()]))
+    let server = try DTLSEndpoint(configuration: .init(role: .server, certificate: serverCertificate,
+                                                       remoteFingerprints: [clientCertificate.fingerprint()]))
+    client.start(now: .zero)
+    while client.state != .connected || server.state != .connected {
+        var moved = false
+        while let datagram = client.pollTransmit() { server.handle(datagram: datagram, now: .zero); moved = true }
+        while let datagram = server.pollTransmit() { client.handle(datagram: datagram, now: .zero); moved = true }
+        if !moved { fatalError("DTLSBench: handshake stalled") }
+    }
+    while client.pollEvent() != nil {}
+    while server.pollEvent() != nil {}
+    let record = [UInt8](repeating: 0x5A, count: client.maximumApplicationDataSize ?? 1100)
+    let records = choose(full: 100_000, quick: 30_000)
+    var rates: [Double] = []
+    for _ in 0..<choose(full: 7, quick: 3) {
+        var received = 0
+        let start = wallSeconds()
+        for _ in 0..<records {
+            try client.send(applicationData: record)
+            while let datagram = client.pollTransmit() { server.handle(datagram: datagram, now: .zero) }
+            while let event = server.pollEvent() {
+                if case let .applicationData(bytes) = event { received += bytes.count }
+            }
+        }
+        let seconds = wallSeconds() - start
+        guard received == records * record.count else { fatalError("DTLSBench: \(received) bytes decrypted of \(records * record.count)") }
+        rates.append(Double(received) / seconds / 1_000_000)
+    }
+    Figure(name: "dtls_appdata_MBps", unit: "MB/s", samples: rates).emit()
+}
+
+try applicationDataFigure()
