@@ -9,8 +9,9 @@ import BenchSupport
 import CBenchSRTP
 import TernDTLS
 
-func handshakeMilliseconds(client clientCertificate: DTLSCertificate, server serverCertificate: DTLSCertificate) throws -> Double {
-    let start = wallSeconds()
+/// Two endpoints driven to `connected` in-process, datagrams handed across directly.
+func connectedPair(client clientCertificate: DTLSCertificate, server serverCertificate: DTLSCertificate) throws
+    -> (client: DTLSEndpoint, server: DTLSEndpoint) {
     let client = try DTLSEndpoint(configuration: .init(role: .client, certificate: clientCertificate,
                                                        remoteFingerprints: [serverCertificate.fingerprint()]))
     let server = try DTLSEndpoint(configuration: .init(role: .server, certificate: serverCertificate,
@@ -22,6 +23,12 @@ func handshakeMilliseconds(client clientCertificate: DTLSCertificate, server ser
         while let datagram = server.pollTransmit() { client.handle(datagram: datagram, now: .zero); moved = true }
         if !moved { fatalError("DTLSBench: handshake stalled (client \(client.state), server \(server.state))") }
     }
+    return (client, server)
+}
+
+func handshakeMilliseconds(client clientCertificate: DTLSCertificate, server serverCertificate: DTLSCertificate) throws -> Double {
+    let start = wallSeconds()
+    _ = try connectedPair(client: clientCertificate, server: serverCertificate)
     return (wallSeconds() - start) * 1000
 }
 
@@ -78,17 +85,7 @@ try srtpFigure(name: "srtp_vs_libsrtp_ratio_aes_cm_sha1_80", profile: .aes128CmS
 /// `maximumApplicationDataSize` bytes encrypted by one endpoint and decrypted by the other,
 /// in-process, MB/s of payload.
 func applicationDataFigure() throws {
-    let client = try DTLSEndpoint(configuration: .init(role: .client, certificate: clientCertificate,
-                                                       remoteFingerprints: [serverCertificate.fingerprint()]))
-    let server = try DTLSEndpoint(configuration: .init(role: .server, certificate: serverCertificate,
-                                                       remoteFingerprints: [clientCertificate.fingerprint()]))
-    client.start(now: .zero)
-    while client.state != .connected || server.state != .connected {
-        var moved = false
-        while let datagram = client.pollTransmit() { server.handle(datagram: datagram, now: .zero); moved = true }
-        while let datagram = server.pollTransmit() { client.handle(datagram: datagram, now: .zero); moved = true }
-        if !moved { fatalError("DTLSBench: handshake stalled") }
-    }
+    let (client, server) = try connectedPair(client: clientCertificate, server: serverCertificate)
     while client.pollEvent() != nil {}
     while server.pollEvent() != nil {}
     let record = [UInt8](repeating: 0x5A, count: client.maximumApplicationDataSize ?? 1100)
