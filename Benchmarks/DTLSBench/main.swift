@@ -55,11 +55,15 @@ func srtpFigure(name: String, profile: SRTPProtectionProfile, cProfile: Int32) t
     let runs = choose(full: 9, quick: 5)
     var sequence: UInt32 = 0
     var ternRates: [Double] = [], bareRates: [Double] = []
+    var packet: [UInt8] = []
+    packet.reserveCapacity(template.count + 256)
     for _ in 0..<runs {
         var ok = 0
         let start = wallSeconds()
         for _ in 0..<iterations {
-            var packet = template
+            // Copy into a buffer that keeps its capacity, as the C loop copies into a static one.
+            packet.removeAll(keepingCapacity: true)
+            packet.append(contentsOf: template)
             packet[2] = UInt8(truncatingIfNeeded: sequence >> 8)
             packet[3] = UInt8(truncatingIfNeeded: sequence)
             sequence &+= 1

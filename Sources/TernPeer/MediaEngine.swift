@@ -66,12 +66,24 @@ struct MediaEngine {
             let packet = sender.makePacket(unit)
             sender.statistics.recordSent(packet, at: now)
             if sender.configuration.nackEnabled { sender.history.store(packet, at: now) }
-            queuedRTP.append(packet.bytes)
+            queuedRTP.append(Self.serialize(packet))
         }
         sender.lastSentAt = now
         senders[ssrc] = sender
         return true
     }
+
+    /// The packet's bytes in a buffer with room for the SRTP trailer, so protecting it in place
+    /// does not reallocate (one allocation per packet on the send path).
+    private static func serialize(_ packet: RTPPacket) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(packet.wireSize + srtpTrailerRoom)
+        packet.write(to: &bytes)
+        return bytes
+    }
+
+    /// libsrtp's largest trailer (tag + MKI; SRTP_MAX_TRAILER_LEN), which SRTPSession reserves.
+    static let srtpTrailerRoom = 144
 
     mutating func takeQueuedRTP() -> [[UInt8]] {
         defer { queuedRTP.removeAll(keepingCapacity: true) }
@@ -217,7 +229,7 @@ struct MediaEngine {
                 let resent = sender.history.respond(to: nack, at: now, rtt: sender.statistics.roundTripTime)
                 for packet in resent {
                     sender.statistics.recordRetransmission(payloadBytes: packet.payload.count)
-                    queuedRTP.append(packet.bytes)
+                    queuedRTP.append(Self.serialize(packet))
                 }
                 senders[nack.mediaSSRC] = sender
             case let .pictureLossIndication(pli):

@@ -48,7 +48,7 @@ struct CallAgentEndToEndTests {
         return agent
     }
 
-    private func eventually(seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {
+    private func eventually(seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(seconds * 1000))
         while clock.now < deadline {

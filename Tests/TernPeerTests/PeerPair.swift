@@ -51,8 +51,9 @@ struct PeerPair {
 }
 
 /// Waits until `condition` holds, polling every 10 ms, for at most `timeout`.
-/// A bound on waiting for real sockets, not an assertion about speed.
-func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async -> Bool {
+/// A bound on waiting for real sockets, not an assertion about speed; generous because a full
+/// parallel test run on 2 cores can starve the tasks that forward candidates for seconds.
+func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {

@@ -18,7 +18,7 @@ extension LoopbackCall {
         func received(_ participant: LoopbackParticipant, _ type: ManageCallEventType) -> Bool {
             participant.snapshot.manageEvents.contains { $0.type == type }
         }
-        let delivered = await waitFor(seconds: 5) {
+        let delivered = await waitFor(seconds: 10) {
             received(bob, .messageReceived) && received(alice, .messageReceived)
                 && received(bob, .callMinimized) && received(alice, .startOperation)
         }
@@ -31,7 +31,7 @@ extension LoopbackCall {
             steps.fail("turn-back", "\(error)")
             return
         }
-        let resumed = await waitFor(seconds: 5) { received(bob, .turnBackToVideoCall) }
+        let resumed = await waitFor(seconds: 10) { received(bob, .turnBackToVideoCall) }
         let cameraOn = await alice.agent.senders(callId: callId).video.map(\.isEnabled) ?? true
         steps.check("turn-back", resumed && cameraOn, passed: "turnBackToVideoCall: alice's camera resumed, bob notified",
                     failed: "bob saw no TURN_BACK_TO_VIDEO_CALL or the camera stayed paused")
@@ -44,7 +44,7 @@ extension LoopbackCall {
             steps.fail("video-remove", "\(error)")
             return
         }
-        let removed = await waitFor(seconds: 5) {
+        let removed = await waitFor(seconds: 10) {
             alice.snapshot.videoUpdates.contains(.disabled) && bob.snapshot.videoUpdates.contains(.disabled)
         }
         steps.check("video-remove", removed, passed: "video removed by renegotiation (both sides: inactive)",
@@ -54,10 +54,10 @@ extension LoopbackCall {
             steps.fail("video-add", "\(error)")
             return
         }
-        let restored = await waitFor(seconds: 5) {
+        let restored = await waitFor(seconds: 10) {
             alice.snapshot.videoUpdates.last == .sendReceive && bob.snapshot.videoUpdates.last == .sendReceive
         }
-        let flowing = await waitFor(seconds: 5) { bob.videoCounters.withLock { $0.count } > framesBefore + 10 }
+        let flowing = await waitFor(seconds: 10) { bob.videoCounters.withLock { $0.count } > framesBefore + 10 }
         steps.check("video-add", restored && flowing, passed: "video added back (bob accepted sendrecv); frames flowing again",
                     failed: "video not restored (updates alice \(alice.snapshot.videoUpdates), bob \(bob.snapshot.videoUpdates); frames flowing: \(flowing))")
     }
@@ -75,7 +75,9 @@ extension LoopbackCall {
         if options.video {
             for participant in [bob, alice] {
                 let counters = participant.videoCounters.withLock { $0 }
-                let disorder = zip(counters, counters.dropFirst()).first { $0 >= $1 }
+                // A counter may repeat (an encoder at low bitrate can leave the counter blocks of
+                // one frame unchanged) but must never go backwards.
+                let disorder = zip(counters, counters.dropFirst()).first { $0 > $1 }
                 steps.check("video-\(participant.name)", counters.count >= 10 && disorder == nil,
                             passed: "\(participant.name) decoded \(counters.count) test-pattern frames, counters in order",
                             failed: "\(participant.name) decoded \(counters.count) readable frames"
@@ -94,7 +96,7 @@ extension LoopbackCall {
             steps.fail("hang-up", "\(error)")
             return
         }
-        let ended = await waitFor(seconds: 5) {
+        let ended = await waitFor(seconds: 10) {
             alice.snapshot.callStates.last == "ENDED" && bob.snapshot.callStates.last == "ENDED"
         }
         steps.check("hang-up", ended, passed: "ENDED on both sides (alice \(alice.snapshot.endReason ?? "?"), bob \(bob.snapshot.endReason ?? "?"))",
