@@ -136,7 +136,16 @@ public final class RtpSender: Sendable {
             core.flushMedia()
             return true
         }
-        state.withLock { sent ? ($0.framesSent += 1) : ($0.framesDropped += 1) }
+        state.withLock { state in
+            if sent {
+                state.framesSent += 1
+            } else {
+                // The encoder counted this frame as a reference the receiver never got (video
+                // removed, hold, transport not up): the next frame must not depend on it.
+                state.framesDropped += 1
+                state.keyframeRequested = true
+            }
+        }
     }
 
     private func countDropped() {

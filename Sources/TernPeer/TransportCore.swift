@@ -174,8 +174,9 @@ final class TransportCore {
                     pumpSCTP(now: now)
                 }
             case let .failed(error):
-                setDTLSState(.failed)
+                // The reason first: whoever reacts to the state change may close the connection.
                 output.events.append(.dtlsFailed(String(describing: error)))
+                setDTLSState(.failed)
             }
         }
     }
