@@ -40,5 +40,18 @@ public enum SRTPProtectionProfile: UInt16, Sendable, CaseIterable, Hashable, Cus
         }
     }
 
+    /// Bytes SRTP adds to a packet under this profile (no MKI): the authentication tag (RFC 3711
+    /// §4.2, RFC 7714 §9.2 for the AEAD tag), plus for SRTCP the E flag and index word (RFC 3711
+    /// §3.4). SRTCP always uses the 80-bit tag with AES-CM (RFC 5764 §4.1.2), as set in
+    /// `SRTPSession`. Protecting in place needs exactly this much room after the packet.
+    public func trailerLength(rtcp: Bool) -> Int {
+        let tag: Int = switch self {
+        case .aes128CmSha1_80: 10
+        case .aes128CmSha1_32: rtcp ? 10 : 4
+        case .aeadAes128Gcm, .aeadAes256Gcm: 16
+        }
+        return rtcp ? tag + 4 : tag
+    }
+
     public var description: String { openSSLName }
 }

@@ -136,7 +136,7 @@ public final class SRTPSession: @unchecked Sendable {
             return .malformed
         }
         let originalCount = packet.count
-        if protect { packet.append(contentsOf: repeatElement(0, count: Int(tern_SRTP_MAX_TRAILER_LEN()))) }
+        if protect { packet.append(contentsOf: repeatElement(0, count: profile.trailerLength(rtcp: rtcp))) }
         let session = self.session
         return state.withLock { statistics -> Outcome in
             var length = Int32(originalCount)

@@ -72,7 +72,8 @@ struct PeerConnectionLoopbackTests {
         defer { tasks.forEach { $0.cancel() } }
         let channel = try pair.caller.createDataChannel("limited")
         try await pair.negotiate()
-        #expect(await eventually { channel.readyState == .open })
+        #expect(await eventually { channel.readyState == .open },
+                "ICE \(pair.caller.iceConnectionState)/\(pair.callee.iceConnectionState), connection \(pair.caller.connectionState)/\(pair.callee.connectionState)")
         #expect(throws: PeerConnectionError.self) { try channel.send([UInt8](repeating: 1, count: 1025)) }
         try channel.send([UInt8](repeating: 1, count: 1024))
     }
@@ -90,7 +91,8 @@ struct PeerConnectionLoopbackTests {
         let audio = try pair.caller.addTransceiver(.audio, direction: .sendonly)
         let video = try pair.caller.addTransceiver(.video, direction: .sendonly)
         try await pair.negotiate()
-        #expect(await eventually { pair.caller.connectionState == .connected && pair.callee.connectionState == .connected })
+        #expect(await eventually { pair.caller.connectionState == .connected && pair.callee.connectionState == .connected },
+                "ICE \(pair.caller.iceConnectionState)/\(pair.callee.iceConnectionState), connection \(pair.caller.connectionState)/\(pair.callee.connectionState)")
 
         var tone = SineToneSource(frequency: 660)
         var pattern = TestPatternSource(width: 320, height: 240)
