@@ -82,7 +82,7 @@ struct MediaEngine {
         return bytes
     }
 
-    /// libsrtp's largest trailer (tag + MKI; SRTP_MAX_TRAILER_LEN), which SRTPSession reserves.
+    /// Room for any SRTP trailer SRTPSession appends (at most 20 bytes) with a wide margin.
     static let srtpTrailerRoom = 144
 
     mutating func takeQueuedRTP() -> [[UInt8]] {
