@@ -1,5 +1,5 @@
 /// `a=extmap:<id>[/<direction>] <uri> [<extension attributes>]` (RFC 8285 §8).
-public struct ExtensionMap: SDPAttributeValue {
+public struct ExtensionMap: SDPAttributeValue, SDPBytesParsable {
     public static let attributeName = "extmap"
     /// Local identifier (1–14 one-byte, 1–255 two-byte, 4096–4351 legacy).
     public var id: Int
@@ -19,21 +19,39 @@ public struct ExtensionMap: SDPAttributeValue {
     }
 
     public init(attributeValue: Substring) throws(SDPValueError) {
-        let parts = Tokens.fields(attributeValue)
-        guard parts.count >= 2 else { throw SDPValueError("expected `<id>[/<direction>] <uri>`") }
-        let idText: Substring
-        if let (i, d) = Tokens.splitOnce(parts[0], at: UInt8(ascii: "/")) {
-            guard let dir = RTPDirection(rawValue: String(d)) else { throw SDPValueError("unknown direction `\(d)`") }
+        self = try Tokens.withBytes(attributeValue) { bytes throws(SDPValueError) in try Self(bytes: bytes) }
+    }
+
+    init(bytes: SDPBytes) throws(SDPValueError) {
+        let fields = try Self.scan(bytes)
+        id = fields.id
+        direction = fields.direction
+        uri = Tokens.string(fields.uri)
+        extensionAttributes = fields.rest.isEmpty ? nil : Tokens.string(fields.rest)
+    }
+
+    static func validate(bytes: SDPBytes) throws(SDPValueError) { _ = try scan(bytes) }
+
+    private static func scan(_ bytes: SDPBytes) throws(SDPValueError)
+        -> (id: Int, direction: RTPDirection?, uri: SDPBytes, rest: SDPBytes) {
+        var fields = FieldScanner(bytes)
+        guard let idField = fields.next(), let uriField = fields.next() else {
+            throw SDPValueError("expected `<id>[/<direction>] <uri>`")
+        }
+        let idText: SDPBytes
+        let direction: RTPDirection?
+        if let (i, d) = Tokens.splitOnce(idField, at: UInt8(ascii: "/")) {
+            guard let dir = RTPDirection(rawValue: Tokens.string(d)) else {
+                throw SDPValueError("unknown direction `\(Tokens.string(d))`")
+            }
             idText = i
             direction = dir
         } else {
-            idText = parts[0]
+            idText = idField
             direction = nil
         }
         guard let id = Tokens.int(idText), id <= 65535 else { throw SDPValueError("extension id is not a number") }
-        self.id = id
-        uri = String(parts[1])
-        extensionAttributes = parts.count > 2 ? parts.dropFirst(2).joined(separator: " ") : nil
+        return (id, direction, uriField, fields.rest)
     }
 
     public var attributeValue: String {

@@ -1,7 +1,7 @@
 internal import TernCore
 
 /// `a=fingerprint:<hash function> <XX:XX:...>` (RFC 8122 §5): the certificate fingerprint DTLS checks.
-public struct Fingerprint: SDPAttributeValue, Hashable {
+public struct Fingerprint: SDPAttributeValue, SDPBytesParsable, Hashable {
     public static let attributeName = "fingerprint"
     /// Hash function name lowercased (`sha-1`, `sha-224`, `sha-256`, `sha-384`, `sha-512`, `md5`, `md2`, ...).
     public var algorithm: String
@@ -15,16 +15,57 @@ public struct Fingerprint: SDPAttributeValue, Hashable {
     }
 
     public init(attributeValue: Substring) throws(SDPValueError) {
-        let parts = Tokens.fields(attributeValue)
-        guard parts.count == 2 else { throw SDPValueError("expected `<hash function> <fingerprint>`") }
-        let hex = parts[1]
-        // Every byte is two hex digits, separated by colons (RFC 8122 §5 `fingerprint` rule).
-        let pieces = Tokens.split(hex, on: UInt8(ascii: ":"))
-        guard pieces.allSatisfy({ $0.utf8.count == 2 }), let bytes = Hex.decode(hex) else {
+        self = try Tokens.withBytes(attributeValue) { bytes throws(SDPValueError) in try Self(bytes: bytes) }
+    }
+
+    init(bytes text: SDPBytes) throws(SDPValueError) {
+        var fields = FieldScanner(text)
+        guard let hash = fields.next(), let hex = fields.next(), fields.next() == nil else {
+            throw SDPValueError("expected `<hash function> <fingerprint>`")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((hex.count + 1) / 3)
+        guard Self.forEachColonHexByte(hex, { bytes.append($0) }) else {
             throw SDPValueError("fingerprint is not colon-separated hex bytes")
         }
-        algorithm = String(parts[0]).lowercased()
+        algorithm = Tokens.string(hash).lowercased()
         self.bytes = bytes
+    }
+
+    static func validate(bytes text: SDPBytes) throws(SDPValueError) {
+        var fields = FieldScanner(text)
+        guard fields.next() != nil, let hex = fields.next(), fields.next() == nil else {
+            throw SDPValueError("expected `<hash function> <fingerprint>`")
+        }
+        guard forEachColonHexByte(hex, { _ in }) else {
+            throw SDPValueError("fingerprint is not colon-separated hex bytes")
+        }
+    }
+
+    /// Walks `XX:XX:...`: every byte is two hex digits, separated by colons (RFC 8122 §5 `fingerprint`).
+    /// Returns false when malformed; otherwise hands each byte to `body`.
+    private static func forEachColonHexByte(_ hex: SDPBytes, _ body: (UInt8) -> Void) -> Bool {
+        guard (hex.count + 1) % 3 == 0 else { return false }
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            guard let high = nibble(hex[index]), let low = nibble(hex[index + 1]) else { return false }
+            body(high << 4 | low)
+            index += 2
+            if index < hex.endIndex {
+                guard hex[index] == UInt8(ascii: ":") else { return false }
+                index += 1
+            }
+        }
+        return true
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Uppercase colon-separated hex, as browsers write it.

@@ -1,6 +1,6 @@
 /// `a=fmtp:<format> <parameters>` (RFC 8866 §6.15). Parameters are kept as text; `parameters` splits the
 /// common `key=value;key=value` form (RFC 7587 for Opus, RFC 4588 for RTX `apt=`).
-public struct FormatParameters: SDPAttributeValue {
+public struct FormatParameters: SDPAttributeValue, SDPBytesParsable {
     public static let attributeName = "fmtp"
     /// The payload type the parameters apply to.
     public var payloadType: UInt8
@@ -20,21 +20,32 @@ public struct FormatParameters: SDPAttributeValue {
     }
 
     public init(attributeValue: Substring) throws(SDPValueError) {
-        let trimmed = Tokens.trimmed(attributeValue)
-        let format: Substring
-        let rest: Substring
+        self = try Tokens.withBytes(attributeValue) { bytes throws(SDPValueError) in try Self(bytes: bytes) }
+    }
+
+    init(bytes: SDPBytes) throws(SDPValueError) {
+        let (pt, rest) = try Self.scan(bytes)
+        payloadType = pt
+        text = Tokens.string(rest)
+    }
+
+    static func validate(bytes: SDPBytes) throws(SDPValueError) { _ = try scan(bytes) }
+
+    private static func scan(_ bytes: SDPBytes) throws(SDPValueError) -> (UInt8, SDPBytes) {
+        let trimmed = Tokens.trimmed(bytes)
+        let format: SDPBytes
+        let rest: SDPBytes
         if let (f, r) = Tokens.splitOnce(trimmed, at: UInt8(ascii: " ")) {
             format = f
             rest = r
         } else {
             format = trimmed
-            rest = ""
+            rest = trimmed[trimmed.endIndex...]
         }
         guard let pt = Tokens.number(format, as: UInt8.self), pt <= 127 else {
             throw SDPValueError("payload type is not a number")
         }
-        payloadType = pt
-        text = String(rest)
+        return (pt, rest)
     }
 
     public var attributeValue: String { text.isEmpty ? "\(payloadType)" : "\(payloadType) \(text)" }
@@ -42,13 +53,15 @@ public struct FormatParameters: SDPAttributeValue {
     /// The `key=value` pairs separated by `;` (keys lowercased, spaces trimmed); a bare token maps to "".
     public var parameters: [String: String] {
         var out: [String: String] = [:]
-        for piece in Tokens.split(Substring(text), on: UInt8(ascii: ";")) {
-            let item = Tokens.trimmed(piece)
-            guard !item.isEmpty else { continue }
-            if let (key, value) = Tokens.splitOnce(item, at: UInt8(ascii: "=")) {
-                out[String(Tokens.trimmed(key)).lowercased()] = String(Tokens.trimmed(value))
-            } else {
-                out[String(item).lowercased()] = ""
+        Tokens.withBytes(text) { bytes in
+            for piece in Tokens.split(bytes, on: UInt8(ascii: ";")) {
+                let item = Tokens.trimmed(piece)
+                guard !item.isEmpty else { continue }
+                if let (key, value) = Tokens.splitOnce(item, at: UInt8(ascii: "=")) {
+                    out[Tokens.string(Tokens.trimmed(key)).lowercased()] = Tokens.string(Tokens.trimmed(value))
+                } else {
+                    out[Tokens.string(item).lowercased()] = ""
+                }
             }
         }
         return out

@@ -1,5 +1,5 @@
 /// `a=group:<semantics> <mid> ...` (RFC 5888 §5); `BUNDLE` semantics per RFC 9143 §7.1.
-public struct Group: SDPAttributeValue {
+public struct Group: SDPAttributeValue, SDPBytesParsable {
     public static let attributeName = "group"
     /// Semantics token, e.g. `BUNDLE`, `LS`.
     public var semantics: String
@@ -12,11 +12,22 @@ public struct Group: SDPAttributeValue {
         self.mids = mids
     }
 
+    static func validate(bytes: SDPBytes) throws(SDPValueError) {
+        var fields = FieldScanner(bytes)
+        guard fields.next() != nil else { throw SDPValueError("missing group semantics") }
+    }
+
     public init(attributeValue: Substring) throws(SDPValueError) {
-        let parts = Tokens.fields(attributeValue)
-        guard let first = parts.first else { throw SDPValueError("missing group semantics") }
-        semantics = String(first)
-        mids = parts.dropFirst().map(String.init)
+        self = try Tokens.withBytes(attributeValue) { bytes throws(SDPValueError) in try Self(bytes: bytes) }
+    }
+
+    init(bytes: SDPBytes) throws(SDPValueError) {
+        var fields = FieldScanner(bytes)
+        guard let first = fields.next() else { throw SDPValueError("missing group semantics") }
+        semantics = Tokens.string(first)
+        var mids: [String] = []
+        while let mid = fields.next() { mids.append(Tokens.string(mid)) }
+        self.mids = mids
     }
 
     public var attributeValue: String { ([semantics] + mids).joined(separator: " ") }

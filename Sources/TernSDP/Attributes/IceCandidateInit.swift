@@ -26,7 +26,7 @@ public struct IceCandidateInit: Sendable, Equatable, Codable {
     }
 
     /// True for the end-of-candidates marker (empty candidate text).
-    public var isEndOfCandidates: Bool { Tokens.trimmed(Substring(candidate)).isEmpty }
+    public var isEndOfCandidates: Bool { Tokens.withBytes(candidate) { Tokens.trimmed($0).isEmpty } }
 
     /// The parsed candidate; nil for end-of-candidates.
     public func parsed() throws(SDPValueError) -> IceCandidate? {

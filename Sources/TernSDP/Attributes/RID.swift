@@ -1,5 +1,5 @@
 /// `a=rid:<rid-id> <send|recv> [<restrictions>]` (RFC 8851 §10): one RTP stream identifier for simulcast.
-public struct RID: SDPAttributeValue {
+public struct RID: SDPAttributeValue, SDPBytesParsable {
     public static let attributeName = "rid"
     /// The rid-id (alphanumerics, `-`, `_`).
     public var id: String
@@ -16,13 +16,21 @@ public struct RID: SDPAttributeValue {
     }
 
     public init(attributeValue: Substring) throws(SDPValueError) {
-        let parts = Tokens.fields(attributeValue)
-        guard parts.count >= 2 else { throw SDPValueError("expected `<rid-id> <send|recv> [<restrictions>]`") }
-        let dir = parts[1].lowercased()
-        guard dir == "send" || dir == "recv" else { throw SDPValueError("rid direction must be send or recv") }
-        id = String(parts[0])
-        direction = String(parts[1])
-        restrictions = parts.count > 2 ? parts.dropFirst(2).joined(separator: " ") : nil
+        self = try Tokens.withBytes(attributeValue) { bytes throws(SDPValueError) in try Self(bytes: bytes) }
+    }
+
+    init(bytes: SDPBytes) throws(SDPValueError) {
+        var fields = FieldScanner(bytes)
+        guard let idField = fields.next(), let dir = fields.next() else {
+            throw SDPValueError("expected `<rid-id> <send|recv> [<restrictions>]`")
+        }
+        guard Tokens.equalsIgnoringCase(dir, "send") || Tokens.equalsIgnoringCase(dir, "recv") else {
+            throw SDPValueError("rid direction must be send or recv")
+        }
+        id = Tokens.string(idField)
+        direction = Tokens.string(dir)
+        let rest = fields.rest
+        restrictions = rest.isEmpty ? nil : Tokens.string(rest)
     }
 
     public var attributeValue: String { ([id, direction] + (restrictions.map { [$0] } ?? [])).joined(separator: " ") }

@@ -1,5 +1,5 @@
 /// `a=rtpmap:<payload type> <encoding name>/<clock rate>[/<encoding parameters>]` (RFC 8866 §6.6).
-public struct RTPMap: SDPAttributeValue {
+public struct RTPMap: SDPAttributeValue, SDPBytesParsable {
     public static let attributeName = "rtpmap"
     /// RTP payload type (0–127).
     public var payloadType: UInt8
@@ -19,23 +19,43 @@ public struct RTPMap: SDPAttributeValue {
     }
 
     public init(attributeValue: Substring) throws(SDPValueError) {
-        let parts = Tokens.fields(attributeValue)
-        guard parts.count == 2 else { throw SDPValueError("expected `<payload type> <encoding>/<clock rate>`") }
-        guard let pt = Tokens.number(parts[0], as: UInt8.self), pt <= 127 else {
+        self = try Tokens.withBytes(attributeValue) { bytes throws(SDPValueError) in try Self(bytes: bytes) }
+    }
+
+    init(bytes: SDPBytes) throws(SDPValueError) {
+        let fields = try Self.scan(bytes)
+        payloadType = fields.payloadType
+        encodingName = Tokens.string(fields.name)
+        clockRate = fields.clockRate
+        channels = fields.channels
+    }
+
+    static func validate(bytes: SDPBytes) throws(SDPValueError) { _ = try scan(bytes) }
+
+    private static func scan(_ bytes: SDPBytes) throws(SDPValueError)
+        -> (payloadType: UInt8, name: SDPBytes, clockRate: Int, channels: Int?) {
+        var fields = FieldScanner(bytes)
+        guard let ptText = fields.next(), let encoding = fields.next(), fields.next() == nil else {
+            throw SDPValueError("expected `<payload type> <encoding>/<clock rate>`")
+        }
+        guard let pt = Tokens.number(ptText, as: UInt8.self), pt <= 127 else {
             throw SDPValueError("payload type is not a number")
         }
-        let pieces = Tokens.split(parts[1], on: UInt8(ascii: "/"))
-        guard pieces.count >= 2, pieces.count <= 3, !pieces[0].isEmpty else {
+        guard let (name, rateAndChannels) = Tokens.splitOnce(encoding, at: UInt8(ascii: "/")), !name.isEmpty else {
             throw SDPValueError("expected `<encoding>/<clock rate>[/<channels>]`")
         }
-        guard let rate = Tokens.int(pieces[1]) else { throw SDPValueError("clock rate is not a number") }
-        payloadType = pt
-        encodingName = String(pieces[0])
-        clockRate = rate
-        if pieces.count == 3 {
-            guard let ch = Tokens.int(pieces[2]) else { throw SDPValueError("channel count is not a number") }
+        let rateText: SDPBytes
+        let channels: Int?
+        if let (rate, channelText) = Tokens.splitOnce(rateAndChannels, at: UInt8(ascii: "/")) {
+            guard let ch = Tokens.int(channelText) else { throw SDPValueError("channel count is not a number") }
+            rateText = rate
             channels = ch
+        } else {
+            rateText = rateAndChannels
+            channels = nil
         }
+        guard let rate = Tokens.int(rateText) else { throw SDPValueError("clock rate is not a number") }
+        return (pt, name, rate, channels)
     }
 
     public var attributeValue: String {

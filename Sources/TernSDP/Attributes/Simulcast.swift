@@ -2,7 +2,7 @@
 ///
 /// Each stream is a list of alternative rid-ids; a leading `~` marks a paused stream. The draft form
 /// `send rid=a;b` (older Firefox) is accepted too.
-public struct Simulcast: SDPAttributeValue {
+public struct Simulcast: SDPAttributeValue, SDPBytesParsable {
     public static let attributeName = "simulcast"
 
     /// One rid-id in a stream's alternatives.
@@ -30,23 +30,30 @@ public struct Simulcast: SDPAttributeValue {
     }
 
     public init(attributeValue: Substring) throws(SDPValueError) {
-        let parts = Tokens.fields(attributeValue)
+        self = try Tokens.withBytes(attributeValue) { bytes throws(SDPValueError) in try Self(bytes: bytes) }
+    }
+
+    init(bytes: SDPBytes) throws(SDPValueError) {
+        let parts = Tokens.fields(bytes)
         guard !parts.isEmpty, parts.count % 2 == 0 else { throw SDPValueError("expected `<send|recv> <streams>` pairs") }
         send = []
         receive = []
         var index = 0
         while index < parts.count {
             var list = parts[index + 1]
-            if list.hasPrefix("rid=") { list = list.dropFirst(4) }
+            if Tokens.hasPrefix(list, "rid=") { list = list.dropFirst(4) }
             let streams = Tokens.split(list, on: UInt8(ascii: ";")).map { stream in
                 Tokens.split(stream, on: UInt8(ascii: ",")).map { alt in
-                    alt.hasPrefix("~") ? Alternative(rid: String(alt.dropFirst()), paused: true) : Alternative(rid: String(alt))
+                    alt.first == UInt8(ascii: "~") ? Alternative(rid: Tokens.string(alt.dropFirst()), paused: true)
+                        : Alternative(rid: Tokens.string(alt))
                 }
             }
-            switch parts[index].lowercased() {
-            case "send": send = streams
-            case "recv": receive = streams
-            default: throw SDPValueError("simulcast direction must be send or recv")
+            if Tokens.equalsIgnoringCase(parts[index], "send") {
+                send = streams
+            } else if Tokens.equalsIgnoringCase(parts[index], "recv") {
+                receive = streams
+            } else {
+                throw SDPValueError("simulcast direction must be send or recv")
             }
             index += 2
         }

@@ -47,7 +47,7 @@ public struct RTPCodec: Sendable, Equatable {
     /// The `apt=` associated payload type of an RTX codec.
     public var associatedPayloadType: UInt8? {
         FormatParameters(payloadType: payloadType, text: parameters).parameters["apt"]
-            .flatMap { Tokens.number(Substring($0), as: UInt8.self) }
+            .flatMap { Tokens.number($0, as: UInt8.self) }
     }
 
     /// True when `other` is the same codec: same name (case-insensitive), clock rate and channel count

@@ -11,7 +11,7 @@ extension AttributeContainer {
     /// The attributes called `name`, in order.
     public func attributes(named name: String) -> [Attribute] {
         lines.compactMap { line in
-            guard case .attribute(let a) = line, a.name == name else { return nil }
+            guard case .attribute(let a) = line, a.isNamed(name) else { return nil }
             return a
         }
     }
@@ -19,14 +19,14 @@ extension AttributeContainer {
     /// The value of the first attribute called `name`.
     public func firstValue(named name: String) -> String? {
         for line in lines {
-            if case .attribute(let a) = line, a.name == name { return a.value ?? "" }
+            if case .attribute(let a) = line, a.isNamed(name) { return a.value ?? "" }
         }
         return nil
     }
 
     /// True when an attribute called `name` is present (flag or not).
     public func hasFlag(_ name: String) -> Bool {
-        lines.contains { if case .attribute(let a) = $0 { a.name == name } else { false } }
+        lines.contains { if case .attribute(let a) = $0 { a.isNamed(name) } else { false } }
     }
 
     /// Every attribute of type `T` that parses, in order.
@@ -48,7 +48,7 @@ extension AttributeContainer {
 
     /// Removes every attribute called `name`.
     public mutating func removeAttributes(named name: String) {
-        lines.removeAll { if case .attribute(let a) = $0 { a.name == name } else { false } }
+        lines.removeAll { if case .attribute(let a) = $0 { a.isNamed(name) } else { false } }
     }
 
     // MARK: Typed accessors for the attributes WebRTC uses.
@@ -89,15 +89,15 @@ extension AttributeContainer {
     public var icePwd: String? { firstValue(named: "ice-pwd") }
     /// `a=ice-options` tokens such as `trickle`, `renomination` (RFC 8839 §5.6).
     public var iceOptions: [String] {
-        attributes(named: "ice-options").flatMap { Tokens.fields(Substring($0.value ?? "")).map(String.init) }
+        attributes(named: "ice-options").flatMap { Tokens.withBytes($0.value ?? "") { Tokens.fields($0).map(Tokens.string) } }
     }
     /// `a=end-of-candidates` (RFC 8840 §8.2).
     public var endOfCandidates: Bool { hasFlag("end-of-candidates") }
     /// `a=sctp-port` (RFC 8841 §5).
-    public var sctpPort: Int? { firstValue(named: "sctp-port").flatMap { Tokens.int(Substring($0)) } }
+    public var sctpPort: Int? { firstValue(named: "sctp-port").flatMap { Tokens.int($0) } }
     /// `a=max-message-size` (RFC 8841 §6).
     public var maxMessageSize: UInt64? {
-        firstValue(named: "max-message-size").flatMap { Tokens.number(Substring($0), as: UInt64.self) }
+        firstValue(named: "max-message-size").flatMap { Tokens.number($0, as: UInt64.self) }
     }
     /// The direction attribute; nil when none is written (RFC 3264 §5.1 then means sendrecv).
     public var direction: RTPDirection? {

@@ -11,16 +11,16 @@ public struct Bandwidth: Sendable, Equatable {
         self.value = value
     }
 
-    init(parsing text: Substring) throws(SDPValueError) {
+    init(parsing text: SDPBytes) throws(SDPValueError) {
         guard let (kind, amount) = Tokens.splitOnce(text, at: UInt8(ascii: ":")), !kind.isEmpty else {
             throw SDPValueError("expected `<bwtype>:<bandwidth>`")
         }
         guard let number = Tokens.number(amount, as: UInt64.self) else {
             throw SDPValueError("bandwidth is not a number")
         }
-        type = String(kind)
+        type = Tokens.string(kind)
         value = number
     }
 
-    var text: String { "\(type):\(value)" }
+    var text: String { SDPWriter.render(self) }
 }

@@ -14,13 +14,13 @@ public struct ConnectionData: Sendable, Equatable {
         self.address = address
     }
 
-    init(parsing text: Substring) throws(SDPValueError) {
+    init(parsing text: SDPBytes) throws(SDPValueError) {
         let parts = Tokens.fields(text)
         guard parts.count == 3 else { throw SDPValueError("expected `<nettype> <addrtype> <address>`") }
-        networkType = String(parts[0])
-        addressType = String(parts[1])
-        address = String(parts[2])
+        networkType = Tokens.string(parts[0])
+        addressType = Tokens.string(parts[1])
+        address = Tokens.string(parts[2])
     }
 
-    var text: String { "\(networkType) \(addressType) \(address)" }
+    var text: String { SDPWriter.render(self) }
 }

@@ -20,11 +20,11 @@ public struct MediaLine: Sendable, Equatable {
         self.formats = formats
     }
 
-    init(parsing text: Substring) throws(SDPValueError) {
+    init(parsing text: SDPBytes) throws(SDPValueError) {
         let parts = Tokens.fields(text)
         guard parts.count >= 3 else { throw SDPValueError("expected `<media> <port> <proto> <fmt> ...`") }
-        media = String(parts[0])
-        let portText: Substring
+        media = Tokens.string(parts[0])
+        let portText: SDPBytes
         if let (p, count) = Tokens.splitOnce(parts[1], at: UInt8(ascii: "/")) {
             guard let n = Tokens.int(count) else { throw SDPValueError("number of ports is not a number") }
             portText = p
@@ -37,19 +37,15 @@ public struct MediaLine: Sendable, Equatable {
             throw SDPValueError("port is not a number between 0 and 65535")
         }
         self.port = port
-        proto = String(parts[2])
-        formats = parts.dropFirst(3).map(String.init)
+        proto = Tokens.string(parts[2])
+        formats = parts.dropFirst(3).map(Tokens.string)
     }
 
     /// The payload types of `formats`, skipping any that are not numbers.
-    public var payloadTypes: [UInt8] { formats.compactMap { Tokens.number(Substring($0), as: UInt8.self) } }
+    public var payloadTypes: [UInt8] { formats.compactMap { Tokens.number($0, as: UInt8.self) } }
 
     /// True for the RTP profiles (`RTP/AVP`, `RTP/SAVPF`, `UDP/TLS/RTP/SAVPF`, ...).
     public var isRTP: Bool { proto.uppercased().contains("RTP/") }
 
-    var text: String {
-        let portPart = portCount.map { "\(port)/\($0)" } ?? "\(port)"
-        let head = "\(media) \(portPart) \(proto)"
-        return formats.isEmpty ? head : head + " " + formats.joined(separator: " ")
-    }
+    var text: String { SDPWriter.render(self) }
 }

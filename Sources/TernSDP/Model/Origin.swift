@@ -26,16 +26,16 @@ public struct Origin: Sendable, Equatable {
         self.address = address
     }
 
-    init(parsing text: Substring) throws(SDPValueError) {
+    init(parsing text: SDPBytes) throws(SDPValueError) {
         let parts = Tokens.fields(text)
         guard parts.count == 6 else { throw SDPValueError("expected 6 fields, found \(parts.count)") }
-        username = String(parts[0])
-        sessionId = String(parts[1])
-        sessionVersion = String(parts[2])
-        networkType = String(parts[3])
-        addressType = String(parts[4])
-        address = String(parts[5])
+        username = Tokens.string(parts[0])
+        sessionId = Tokens.string(parts[1])
+        sessionVersion = Tokens.string(parts[2])
+        networkType = Tokens.string(parts[3])
+        addressType = Tokens.string(parts[4])
+        address = Tokens.string(parts[5])
     }
 
-    var text: String { "\(username) \(sessionId) \(sessionVersion) \(networkType) \(addressType) \(address)" }
+    var text: String { SDPWriter.render(self) }
 }

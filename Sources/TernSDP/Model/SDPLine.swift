@@ -28,22 +28,7 @@ public enum SDPLine: Sendable, Equatable {
     case unknown(type: Character, value: String)
 
     /// The line as written, without CRLF.
-    public var text: String {
-        switch self {
-        case .information(let v): "i=\(v)"
-        case .uri(let v): "u=\(v)"
-        case .email(let v): "e=\(v)"
-        case .phone(let v): "p=\(v)"
-        case .connection(let c): "c=\(c.text)"
-        case .bandwidth(let b): "b=\(b.text)"
-        case .timing(let t): "t=\(t.text)"
-        case .repeatTimes(let v): "r=\(v)"
-        case .timeZones(let v): "z=\(v)"
-        case .encryptionKey(let v): "k=\(v)"
-        case .attribute(let a): a.line
-        case .unknown(let type, let v): "\(type)=\(v)"
-        }
-    }
+    public var text: String { SDPWriter.render(self) }
 
     /// The attribute, if this is an `a=` line.
     public var attribute: Attribute? {

@@ -11,7 +11,7 @@ public struct Timing: Sendable, Equatable {
         self.stop = stop
     }
 
-    init(parsing text: Substring) throws(SDPValueError) {
+    init(parsing text: SDPBytes) throws(SDPValueError) {
         let parts = Tokens.fields(text)
         guard parts.count == 2 else { throw SDPValueError("expected `<start-time> <stop-time>`") }
         guard let start = Tokens.number(parts[0], as: UInt64.self),
@@ -22,5 +22,5 @@ public struct Timing: Sendable, Equatable {
         self.stop = stop
     }
 
-    var text: String { "\(start) \(stop)" }
+    var text: String { SDPWriter.render(self) }
 }

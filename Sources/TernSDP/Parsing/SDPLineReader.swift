@@ -1,43 +1,68 @@
 /// One raw `<type>=<value>` line.
 struct RawLine {
     /// The whole line without its line ending.
-    let raw: Substring
-    /// The type letter.
-    let type: Character
+    let bytes: SDPBytes
+    /// The type letter (ASCII).
+    let type: UInt8
+    /// 1-based line number in the description, blank lines included.
+    let number: Int
+
     /// The text after `=`.
-    let value: Substring
+    var value: SDPBytes { bytes.dropFirst(2) }
+    /// The whole line as text, for error messages.
+    var text: String { Tokens.string(bytes) }
 }
 
-/// Splits text into lines on LF (dropping a preceding CR), skipping blank lines, and numbers them from 1.
-/// Lines that are not `<type>=...` come back with type `"\0"` so the parser can report them.
+/// Splits the bytes of a description into lines on LF (dropping a preceding CR), skipping blank lines,
+/// and numbers them from 1. RFC 8866 §5 asks writers for CRLF; readers should accept LF too.
 struct SDPLineReader {
-    private let text: String
-    private var index: String.Index
+    private let bytes: SDPBytes
+    private var position: Int
     private var number = 0
 
-    init(_ text: String) {
-        self.text = text
-        self.index = text.startIndex
+    init(_ bytes: SDPBytes) {
+        self.bytes = bytes
+        self.position = bytes.startIndex
     }
 
-    mutating func next() throws(SDPParseError) -> (Int, RawLine)? {
-        let utf8 = text.utf8
-        while index != text.endIndex {
+    /// The next non-blank line; throws when a line is not `<type>=...`.
+    mutating func next() throws(SDPParseError) -> RawLine? {
+        let end = bytes.endIndex
+        while position < end {
             number += 1
-            let start = index
-            var end = utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
-            index = end == text.endIndex ? end : utf8.index(after: end)
-            if end != start, utf8[utf8.index(before: end)] == UInt8(ascii: "\r") { end = utf8.index(before: end) }
-            let raw = text[start..<end]
-            if raw.isEmpty { continue }
-            let bytes = raw.utf8
-            guard bytes.count >= 2, bytes[bytes.index(after: bytes.startIndex)] == UInt8(ascii: "="),
-                  let first = bytes.first, first < 0x80, first != UInt8(ascii: " ") else {
-                throw .invalidLine(lineNumber: number, line: String(raw), reason: "expected `<type>=<value>`")
+            let start = position
+            var lineEnd = Self.firstNewline(in: bytes, from: start)
+            position = lineEnd < end ? lineEnd + 1 : lineEnd
+            if lineEnd > start, bytes[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+            if lineEnd == start { continue }
+            let line = bytes[start..<lineEnd]
+            let first = bytes[start]
+            guard lineEnd - start >= 2, bytes[start + 1] == UInt8(ascii: "="), first < 0x80, first != UInt8(ascii: " ") else {
+                throw .invalidLine(lineNumber: number, line: Tokens.string(line), reason: "expected `<type>=<value>`")
             }
-            let valueStart = utf8.index(start, offsetBy: 2)
-            return (number, RawLine(raw: raw, type: Character(Unicode.Scalar(first)), value: text[valueStart..<end]))
+            return RawLine(bytes: line, type: first, number: number)
         }
         return nil
     }
+
+    /// The index of the first LF at or after `start`, or `endIndex`. Eight bytes at a time: a word
+    /// XOR-ed with eight LFs has a zero byte where an LF was, and `(x - 0x01…) & ~x & 0x80…` flags
+    /// the lowest zero byte (the classic "has zero byte" test).
+    private static func firstNewline(in bytes: SDPBytes, from start: Int) -> Int {
+        let end = bytes.endIndex
+        var index = start
+        let base = UnsafeRawBufferPointer(bytes.base)
+        while end - index >= 8 {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let x = word ^ 0x0A0A_0A0A_0A0A_0A0A
+            let found = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+            if found != 0 { return index + found.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < end, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+        return index
+    }
+
+    /// The number the next line will have if it follows directly.
+    var nextLineNumber: Int { number + 1 }
 }

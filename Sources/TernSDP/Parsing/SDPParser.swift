@@ -1,10 +1,12 @@
 /// Parses SDP text (RFC 8866 §5) into a `SessionDescription`.
 ///
-/// - Work is linear in the input: one pass over the UTF-8 bytes to split lines, one pass per line.
+/// - Work is linear in the input: the UTF-8 storage is split into lines in one pass and each line is
+///   scanned once more by the grammar of its type. Attributes keep slices of the text (no copy per line).
 /// - Input over `maxSize` bytes is refused before parsing (default 256 KiB).
 /// - CRLF and bare LF line endings are both accepted (RFC 8866 §5 asks writers for CRLF; readers should
 ///   accept LF). Blank lines are skipped.
-/// - Attributes WebRTC uses are validated; unknown attributes and line types are kept verbatim.
+/// - Attributes WebRTC uses are validated (`AttributeGrammar`); unknown attributes and line types are
+///   kept verbatim.
 public struct SDPParser: Sendable {
     /// Largest accepted description, in bytes.
     public var maxSize: Int
@@ -28,129 +30,104 @@ public struct SDPParser: Sendable {
     public func parse(_ text: String) throws(SDPParseError) -> SessionDescription {
         let size = text.utf8.count
         guard size <= maxSize else { throw .tooLarge(size: size, limit: maxSize) }
-        var lines = SDPLineReader(text)
+        return try Tokens.withBytes(text) { bytes throws(SDPParseError) in try parse(text, bytes: bytes) }
+    }
 
-        guard let (n1, first) = try lines.next() else { throw .empty }
-        guard first.type == "v" else { throw .missingLine(type: "v", lineNumber: n1) }
-        guard first.value == "0" else {
-            throw .invalidLine(lineNumber: n1, line: String(first.raw), reason: "protocol version must be 0")
-        }
-        guard let (n2, second) = try lines.next() else { throw .missingLine(type: "o", lineNumber: n1 + 1) }
-        guard second.type == "o" else { throw .missingLine(type: "o", lineNumber: n2) }
-        let origin = try checked(n2, second) { v throws(SDPValueError) in try Origin(parsing: v) }
-        guard let (n3, third) = try lines.next() else { throw .missingLine(type: "s", lineNumber: n2 + 1) }
-        guard third.type == "s" else { throw .missingLine(type: "s", lineNumber: n3) }
+    /// `bytes` is the UTF-8 storage of `text`, starting at offset 0.
+    private func parse(_ text: String, bytes: SDPBytes) throws(SDPParseError) -> SessionDescription {
+        var lines = SDPLineReader(bytes)
+        guard let first = try lines.next() else { throw .empty }
+        guard first.type == UInt8(ascii: "v") else { throw .missingLine(type: "v", lineNumber: first.number) }
+        guard Tokens.equals(first.value, "0") else { throw invalid(first, "protocol version must be 0") }
+        guard let second = try lines.next() else { throw .missingLine(type: "o", lineNumber: lines.nextLineNumber) }
+        guard second.type == UInt8(ascii: "o") else { throw .missingLine(type: "o", lineNumber: second.number) }
+        let origin = try checked(second) { v throws(SDPValueError) in try Origin(parsing: v) }
+        guard let third = try lines.next() else { throw .missingLine(type: "s", lineNumber: lines.nextLineNumber) }
+        guard third.type == UInt8(ascii: "s") else { throw .missingLine(type: "s", lineNumber: third.number) }
 
-        var description = SessionDescription(origin: origin, sessionName: String(third.value), lines: [], media: [])
-        while let (number, line) = try lines.next() {
-            if line.type == "m" {
-                let mediaLine = try checked(number, line) { v throws(SDPValueError) in try MediaLine(parsing: v) }
-                description.media.append(MediaDescription(mediaLine: mediaLine))
+        var sessionLines: [SDPLine] = []
+        sessionLines.reserveCapacity(16)
+        var media: [MediaDescription] = []
+        // The section being read: its m= line and the lines after it, appended when the next one starts.
+        var mediaLine = MediaLine(media: "", port: 0, proto: "", formats: [])
+        var inMedia = false
+        var sectionLines: [SDPLine] = []
+        while let line = try lines.next() {
+            if line.type == UInt8(ascii: "m") {
+                let next = try checked(line) { v throws(SDPValueError) in try MediaLine(parsing: v) }
+                if inMedia { media.append(MediaDescription(mediaLine: mediaLine, lines: sectionLines)) }
+                mediaLine = next
+                inMedia = true
+                sectionLines = []
+                sectionLines.reserveCapacity(64)
                 continue
             }
-            let parsed = try parseLine(number, line, inMedia: !description.media.isEmpty)
-            if description.media.isEmpty {
-                description.lines.append(parsed)
+            let parsed = try parseLine(line, of: text, inMedia: inMedia)
+            if inMedia {
+                sectionLines.append(parsed)
             } else {
-                description.media[description.media.count - 1].lines.append(parsed)
+                sessionLines.append(parsed)
             }
         }
-        return description
+        if inMedia { media.append(MediaDescription(mediaLine: mediaLine, lines: sectionLines)) }
+        return SessionDescription(origin: origin, sessionName: Tokens.string(third.value), lines: sessionLines, media: media)
     }
 
-    private func parseLine(_ number: Int, _ line: RawLine, inMedia: Bool) throws(SDPParseError) -> SDPLine {
+    private func parseLine(_ line: RawLine, of text: String, inMedia: Bool) throws(SDPParseError) -> SDPLine {
         let value = line.value
         switch line.type {
-        case "a": return .attribute(try parseAttribute(number, line))
-        case "c": return .connection(try checked(number, line) { v throws(SDPValueError) in try ConnectionData(parsing: v) })
-        case "b": return .bandwidth(try checked(number, line) { v throws(SDPValueError) in try Bandwidth(parsing: v) })
-        case "t":
-            guard !inMedia else { throw invalid(number, line, "`t=` is only allowed at session level") }
-            return .timing(try checked(number, line) { v throws(SDPValueError) in try Timing(parsing: v) })
-        case "i": return .information(String(value))
-        case "u": return .uri(String(value))
-        case "e": return .email(String(value))
-        case "p": return .phone(String(value))
-        case "r": return .repeatTimes(String(value))
-        case "z": return .timeZones(String(value))
-        case "k": return .encryptionKey(String(value))
-        case "v", "o", "s":
-            throw invalid(number, line, "`\(line.type)=` may appear only once, at the start")
-        default: return .unknown(type: line.type, value: String(value))
+        case UInt8(ascii: "a"): return .attribute(try parseAttribute(line, of: text))
+        case UInt8(ascii: "c"): return .connection(try checked(line) { v throws(SDPValueError) in try ConnectionData(parsing: v) })
+        case UInt8(ascii: "b"): return .bandwidth(try checked(line) { v throws(SDPValueError) in try Bandwidth(parsing: v) })
+        case UInt8(ascii: "t"):
+            guard !inMedia else { throw invalid(line, "`t=` is only allowed at session level") }
+            return .timing(try checked(line) { v throws(SDPValueError) in try Timing(parsing: v) })
+        case UInt8(ascii: "i"): return .information(Tokens.string(value))
+        case UInt8(ascii: "u"): return .uri(Tokens.string(value))
+        case UInt8(ascii: "e"): return .email(Tokens.string(value))
+        case UInt8(ascii: "p"): return .phone(Tokens.string(value))
+        case UInt8(ascii: "r"): return .repeatTimes(Tokens.string(value))
+        case UInt8(ascii: "z"): return .timeZones(Tokens.string(value))
+        case UInt8(ascii: "k"): return .encryptionKey(Tokens.string(value))
+        case UInt8(ascii: "v"), UInt8(ascii: "o"), UInt8(ascii: "s"):
+            throw invalid(line, "`\(Character(Unicode.Scalar(line.type)))=` may appear only once, at the start")
+        default: return .unknown(type: Character(Unicode.Scalar(line.type)), value: Tokens.string(value))
         }
     }
 
-    private func parseAttribute(_ number: Int, _ line: RawLine) throws(SDPParseError) -> Attribute {
-        let name: Substring
-        let value: Substring?
-        if let (n, v) = Tokens.splitOnce(line.value, at: UInt8(ascii: ":")) {
+    private func parseAttribute(_ line: RawLine, of description: String) throws(SDPParseError) -> Attribute {
+        let text = line.value
+        let name: SDPBytes
+        let value: SDPBytes?
+        if let (n, v) = Tokens.splitOnce(text, at: UInt8(ascii: ":")) {
             name = n
             value = v
         } else {
-            name = line.value
+            name = text
             value = nil
         }
-        guard !name.isEmpty else { throw invalid(number, line, "attribute name is empty") }
-        let nameString = String(name)
-        if let validator = Self.validators[nameString] {
-            guard let value else { throw invalid(number, line, "`\(nameString)` needs a value") }
+        guard !name.isEmpty else { throw invalid(line, "attribute name is empty") }
+        if let grammar = AttributeGrammar(name: name) {
+            guard let value else { throw invalid(line, "`\(grammar.rawValue)` needs a value") }
             do {
-                try validator(value)
+                try grammar.validate(value)
             } catch {
-                throw invalid(number, line, error.reason)
+                throw invalid(line, error.reason)
             }
         }
-        return Attribute(name: nameString, value: value.map(String.init))
+        // Indices into the storage are UTF-8 offsets into `description`.
+        return Attribute(in: description, range: text.startIndex..<text.endIndex, nameLength: name.count)
     }
 
-    private func checked<T>(_ number: Int, _ line: RawLine,
-                            _ body: (Substring) throws(SDPValueError) -> T) throws(SDPParseError) -> T {
+    private func checked<T>(_ line: RawLine, _ body: (SDPBytes) throws(SDPValueError) -> T) throws(SDPParseError) -> T {
         do {
             return try body(line.value)
         } catch {
-            throw invalid(number, line, error.reason)
+            throw invalid(line, error.reason)
         }
     }
 
-    private func invalid(_ number: Int, _ line: RawLine, _ reason: String) -> SDPParseError {
-        .invalidLine(lineNumber: number, line: String(line.raw), reason: reason)
+    private func invalid(_ line: RawLine, _ reason: String) -> SDPParseError {
+        .invalidLine(lineNumber: line.number, line: line.text, reason: reason)
     }
-
-    /// Checks for the attributes whose grammar we know; others are kept unchecked.
-    private static let validators: [String: @Sendable (Substring) throws(SDPValueError) -> Void] = {
-        func check<T: SDPAttributeValue>(_ type: T.Type) -> @Sendable (Substring) throws(SDPValueError) -> Void {
-            { v throws(SDPValueError) in _ = try T(attributeValue: v) }
-        }
-        func nonEmpty(_ what: String) -> @Sendable (Substring) throws(SDPValueError) -> Void {
-            { v throws(SDPValueError) in
-                if Tokens.trimmed(v).isEmpty { throw SDPValueError("\(what) is empty") }
-            }
-        }
-        func number(_ what: String) -> @Sendable (Substring) throws(SDPValueError) -> Void {
-            { v throws(SDPValueError) in
-                if Tokens.number(Tokens.trimmed(v), as: UInt64.self) == nil { throw SDPValueError("\(what) is not a number") }
-            }
-        }
-        return [
-            RTPMap.attributeName: check(RTPMap.self),
-            FormatParameters.attributeName: check(FormatParameters.self),
-            RTCPFeedback.attributeName: check(RTCPFeedback.self),
-            ExtensionMap.attributeName: check(ExtensionMap.self),
-            Group.attributeName: check(Group.self),
-            MediaStreamId.attributeName: check(MediaStreamId.self),
-            SSRCAttribute.attributeName: check(SSRCAttribute.self),
-            SSRCGroup.attributeName: check(SSRCGroup.self),
-            RTCPAttribute.attributeName: check(RTCPAttribute.self),
-            IceCandidate.attributeName: check(IceCandidate.self),
-            Fingerprint.attributeName: check(Fingerprint.self),
-            SetupRole.attributeName: check(SetupRole.self),
-            RID.attributeName: check(RID.self),
-            Simulcast.attributeName: check(Simulcast.self),
-            "mid": nonEmpty("mid"),
-            "ice-ufrag": nonEmpty("ICE ufrag"),
-            "ice-pwd": nonEmpty("ICE password"),
-            "sctp-port": number("SCTP port"),
-            "max-message-size": number("max message size"),
-        ]
-    }()
 }
