@@ -94,6 +94,7 @@ let package = Package(
         .testTarget(name: "TernSCTPTests", dependencies: ["TernSCTP", "TernCore"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),
         .testTarget(name: "TernMediaTests", dependencies: ["TernMedia", "TernCore"], swiftSettings: strict),
+        .testTarget(name: "TernMediaPipelineTests", dependencies: ["TernMedia", "TernRTP", "TernCore"], swiftSettings: strict),
         .testTarget(name: "TernPeerTests", dependencies: ["TernPeer", "TernCore", "TernMedia", "TernSDP", "TernSCTP"],
                     swiftSettings: strict),
         .testTarget(name: "TernSignalingTests",

@@ -39,8 +39,10 @@ public struct SendHistory: Sendable {
         return slot.packet
     }
 
-    /// Retransmissions answering `nack`, in request order. `rtt` (when known)
-    /// stops the same packet being resent twice within one round trip.
+    /// Retransmissions answering `nack`, in request order. `rtt` (when known) stops the same
+    /// packet being resent twice within ¾ of a round trip: duplicate NACKs of one loss are
+    /// absorbed, while the receiver's next request, which it sends one RTT after the previous one
+    /// and so arrives about one RTT after our resend (a little earlier with jitter), is served.
     public mutating func respond(to nack: GenericNACK, at now: Instant, rtt: Duration? = nil) -> [RTPPacket] {
         var out: [RTPPacket] = []
         for seq in nack.lostSequenceNumbers {
@@ -49,7 +51,7 @@ public struct SendHistory: Sendable {
                 missed += 1
                 continue
             }
-            if let last = slot.lastResent, let rtt, now - last < rtt {
+            if let last = slot.lastResent, let rtt, now - last < rtt * 3 / 4 {
                 missed += 1
                 continue
             }
