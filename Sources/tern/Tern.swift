@@ -10,6 +10,7 @@ struct Tern: AsyncParsableCommand {
         version: TernVersion.string,
         subcommands: [
             CallCommand.self,
+            PeerCommand.self,
             SDPCommand.self,
             ICECommand.self,
             SignalCommand.self,

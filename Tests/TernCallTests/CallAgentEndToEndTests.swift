@@ -17,10 +17,12 @@ struct CallAgentEndToEndTests {
         let reasons = Mutex<[String]>([])
         let events = Mutex<[ManageCallEvent]>([])
         let invites = Mutex<[CallInvite]>([])
+        let channels = Mutex<[DataChannel]>([])
 
         func watch(_ agent: CallAgent) -> Task<Void, Never> {
             Task {
                 for await event in agent.events {
+                    if case let .dataChannel(_, channel) = event { channels.withLock { $0.append(channel) } }
                     guard case let .call(output) = event else { continue }
                     switch output {
                     case let .stateChanged(change):
@@ -95,6 +97,43 @@ struct CallAgentEndToEndTests {
         #expect(aliceSeen.states.withLock { $0 } == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])
         #expect(aliceSeen.reasons.withLock { $0 } == ["remoteHangUp"])
         #expect(bobSeen.reasons.withLock { $0 } == ["localHangUp"])
+        await alice.stop()
+        await bob.stop()
+        await server.shutdown()
+    }
+
+    @Test("a data channel the caller opens reaches the callee's application, not the call core")
+    func applicationDataChannelIsHandedToTheApplication() async throws {
+        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let port = try await server.start()
+        let url = "ws://127.0.0.1:\(port)/v1"
+        let alice = try await agent("alice", url: url)
+        let bob = try await agent("bob", url: url)
+        let aliceSeen = Observer(), bobSeen = Observer()
+        let watchers = [aliceSeen.watch(alice), bobSeen.watch(bob)]
+        defer { watchers.forEach { $0.cancel() } }
+
+        let callId = try await alice.call(to: "bob", media: CallMedia(data: true))
+        #expect(await eventually { !bobSeen.invites.withLock { $0 }.isEmpty })
+        try await bob.accept(media: CallMedia(data: true))
+        #expect(await eventually { aliceSeen.states.withLock { $0.last } == "IN_PROGRESS" })
+        let peer = try #require(await alice.peer(callId: callId))
+        let chat = try peer.createDataChannel("chat")
+        #expect(await eventually { chat.readyState == .open })
+        try chat.send("hello")
+        // Only the application's channel is announced: `manage-call` stays with the agent.
+        #expect(await eventually { bobSeen.channels.withLock { $0.map(\.label) } == ["chat"] })
+        let received = try #require(bobSeen.channels.withLock { $0.first })
+        let messages = Mutex<[String]>([])
+        let reader = Task {
+            for await event in received.events {
+                if case let .message(.string(text)) = event { messages.withLock { $0.append(text) } }
+            }
+        }
+        defer { reader.cancel() }
+        #expect(await eventually { messages.withLock { $0 } == ["hello"] })
+        try await alice.hangUp()
+        #expect(await eventually { bobSeen.states.withLock { $0.last } == "ENDED" })
         await alice.stop()
         await bob.stop()
         await server.shutdown()

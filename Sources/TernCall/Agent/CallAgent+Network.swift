@@ -76,7 +76,12 @@ extension CallAgent {
             if let transport { await process(core.transportChanged(callId: callId, transport, now: clock.now())) }
         case let .dataChannel(channel):
             // The caller opens `manage-call`; its `.open` event is still queued on the channel.
-            if channel.label == "manage-call" { attachManageChannel(channel, callId: callId) }
+            // Any other channel belongs to the application.
+            if channel.label == "manage-call" {
+                attachManageChannel(channel, callId: callId)
+            } else {
+                continuation.yield(.dataChannel(callId: callId, channel))
+            }
         case let .track(track):
             continuation.yield(.remoteTrack(callId: callId, track))
         case let .dtlsFailed(reason):

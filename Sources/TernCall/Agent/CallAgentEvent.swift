@@ -11,6 +11,9 @@ public enum CallAgentEvent: Sendable {
     case remoteTrack(callId: String, RemoteTrack)
     /// The `manage-call` data channel opened.
     case manageChannelOpen(callId: String)
+    /// The remote side opened a data channel of its own (any label but `manage-call`, which the
+    /// agent keeps): the application consumes its events.
+    case dataChannel(callId: String, DataChannel)
     /// A description was sent or applied (the debug tool prints these).
     case description(callId: String, local: Bool, type: String, sdp: String)
     /// The signaling server refused something, or a transport step failed; the call goes on

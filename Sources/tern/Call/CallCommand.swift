@@ -44,7 +44,7 @@ struct CallCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard loopback else {
-            throw ValidationError("only --loopback is implemented so far: two peers in this process on 127.0.0.1")
+            throw ValidationError("only --loopback is implemented: two peers in this process on 127.0.0.1 (for one peer against a signaling server, use `tern peer`)")
         }
         guard duration >= 1.5, duration <= 3600 else { throw ValidationError("--duration must be between 1.5 and 3600 seconds") }
         var breakStep: LoopbackCall.BreakStep?

@@ -4,15 +4,31 @@ import TernTrace
 /// `--report FILE.html`: the call as one self-contained page (timeline, SDPs, ICE pair, DTLS,
 /// per-second charts drawn from the same samples the stats lines print).
 enum CallReportBuilder {
-    static func report(_ summary: CallSummary, timeline: Timeline, samples: [CallStatsSample]) -> CallReport {
-        var fields = [ReportField("result", summary.steps.result),
-                      ReportField("call states (alice)", summary.callerStates.joined(separator: " → ")),
-                      ReportField("call states (bob)", summary.calleeStates.joined(separator: " → "))]
+    static func report(_ summary: CallSummary, title: String = "tern call --loopback", timeline: Timeline,
+                       samples: [CallStatsSample]) -> CallReport {
+        var fields = [ReportField("result", summary.steps.result)]
+        // `tern call` reports media as bob received it; `tern peer` as it received it itself.
+        let receiver: String
+        if let peer = summary.peer {
+            receiver = peer.user
+            fields.append(ReportField("call states (\(peer.user), \(peer.role))", summary.callerStates.joined(separator: " → ")))
+            if let remote = peer.remoteUser { fields.append(ReportField("remote user", remote)) }
+        } else {
+            receiver = "bob"
+            fields.append(ReportField("call states (alice)", summary.callerStates.joined(separator: " → ")))
+            fields.append(ReportField("call states (bob)", summary.calleeStates.joined(separator: " → ")))
+        }
         if let setupMs = summary.setupMs { fields.append(ReportField("setup", String(format: "%.1f ms", setupMs))) }
-        fields.append(ReportField("audio packets received (bob)", "\(summary.audioPacketsReceived)"))
-        fields.append(ReportField("tone detected (bob)", summary.detectedToneHz.map { "\(Int($0)) Hz" } ?? "-"))
-        fields.append(ReportField("video frames decoded (bob)", "\(summary.videoFramesDecoded)"))
-        fields.append(ReportField("manage-call messages", "\(summary.messagesReceived)"))
+        fields.append(ReportField("audio packets received (\(receiver))", "\(summary.audioPacketsReceived)"))
+        fields.append(ReportField("tone detected (\(receiver))", summary.detectedToneHz.map { "\(Int($0)) Hz" } ?? "-"))
+        fields.append(ReportField("video frames decoded (\(receiver))", "\(summary.videoFramesDecoded)"))
+        if let peer = summary.peer {
+            fields.append(ReportField("data-channel messages received", "\(summary.messagesReceived)"))
+            fields.append(ReportField("data-channel messages echoed", "\(peer.messagesEchoed)"))
+            if let echo = peer.echo { fields.append(ReportField("echo run", echo.text)) }
+        } else {
+            fields.append(ReportField("manage-call messages", "\(summary.messagesReceived)"))
+        }
         for step in summary.steps.steps {
             fields.append(ReportField("\(step.passed ? "✔" : "✘") \(step.name)", step.detail))
         }
@@ -29,7 +45,7 @@ enum CallReportBuilder {
         if let cipher = summary.cipherSuite { dtls.append(ReportField("cipher suite", cipher)) }
         if let profile = summary.srtpProfile { dtls.append(ReportField("SRTP profile", profile)) }
         if let description = summary.dtlsDescription { dtls.append(ReportField("association", description)) }
-        return CallReport(title: "tern call --loopback", generatedAt: Date(), summary: fields, timeline: timeline.entries,
+        return CallReport(title: title, generatedAt: Date(), summary: fields, timeline: timeline.entries,
                           offerSDP: summary.offerSDP, answerSDP: summary.answerSDP, candidates: candidates,
                           selectedPair: summary.selectedPair, dtls: dtls,
                           charts: StatsChart.standardCharts(from: samples))

@@ -1,7 +1,9 @@
 import Foundation
 import TernPeer
 
-/// The last line of `tern call`: what happened, with the numbers that prove it.
+/// The last line of `tern call` and `tern peer`: what happened, with the numbers that prove it.
+/// `tern call` observes both sides (media as bob received it); `tern peer` only its own side, so
+/// `peer` is set and the callee fields stay empty.
 struct CallSummary {
     var steps: StepLog
     var setupMs: Double?
@@ -21,58 +23,131 @@ struct CallSummary {
     var dtlsDescription: String?
     var localCandidate: (address: String, port: Int, transport: String, priority: UInt32)?
     var remoteCandidate: (address: String, port: Int, transport: String, priority: UInt32)?
+    /// `tern peer` only: who we are and what the data channels saw.
+    var peer: PeerFacts?
+
+    /// The single side `tern peer` reports on.
+    struct PeerFacts {
+        var user: String
+        var role: String
+        var remoteUser: String?
+        var endReason: String?
+        var audioPacketsSent = 0
+        var videoPacketsSent = 0
+        var channelsOpened: [String] = []
+        var messagesEchoed = 0
+        var echo: EchoResult?
+    }
 
     init(steps: StepLog) { self.steps = steps }
 
     /// Reads the figures from both sides: media as received by bob from alice, the data
     /// channel's messages at both ends.
-    init(steps: StepLog, setupMs: Double?, caller: LoopbackParticipant, callee: LoopbackParticipant) {
+    init(steps: StepLog, setupMs: Double?, caller: CallParticipant, callee: CallParticipant) {
         self.steps = steps
         self.setupMs = setupMs
         callerStates = caller.snapshot.callStates
         calleeStates = callee.snapshot.callStates
-        if let peer = caller.snapshot.peer {
-            localCandidateType = peer.selectedCandidatePair?.local.type.rawValue
-            remoteCandidateType = peer.selectedCandidatePair?.remote.type.rawValue
-            srtpProfile = peer.dtlsConnectionInfo?.srtpProfile?.openSSLName
-            cipherSuite = peer.dtlsConnectionInfo?.cipherSuite
-            dtlsDescription = peer.dtlsConnectionInfo?.description
-            if let pair = peer.selectedCandidatePair {
-                selectedPair = "\(pair.local) ↔ \(pair.remote)"
-                localCandidate = (pair.local.address, Int(pair.local.port), pair.local.transport.rawValue, pair.local.priority)
-                remoteCandidate = (pair.remote.address, Int(pair.remote.port), pair.remote.transport.rawValue, pair.remote.priority)
-            }
-        }
-        let tracks = callee.snapshot.tracks
-        let calleeStats = callee.snapshot.peer?.getStats()
-        let audio = calleeStats?.entries(ofType: "inbound-rtp").first { $0["kind"] == .string("audio") }
-        audioPacketsReceived = Int(audio?["packetsReceived"]?.number ?? 0)
-        detectedToneHz = callee.detectedToneHz
-        videoFramesDecoded = tracks.filter { $0.info.kind == .video }.map(\.framesDecoded).reduce(0, +)
+        if let peer = caller.snapshot.peer { readTransport(of: peer) }
+        readMedia(receivedBy: callee)
         messagesReceived = caller.snapshot.manageEvents.count + callee.snapshot.manageEvents.count
+    }
+
+    /// Reads one side's figures (`tern peer`): its transport and the media it received.
+    init(steps: StepLog, setupMs: Double?, local: CallParticipant, facts: PeerFacts) {
+        self.steps = steps
+        self.setupMs = setupMs
+        peer = facts
+        callerStates = local.snapshot.callStates
+        if let connection = local.snapshot.peer {
+            readTransport(of: connection)
+            let outbound = connection.getStats().entries(ofType: "outbound-rtp")
+            peer?.audioPacketsSent = Int(outbound.first { $0["kind"] == .string("audio") }?["packetsSent"]?.number ?? 0)
+            peer?.videoPacketsSent = Int(outbound.first { $0["kind"] == .string("video") }?["packetsSent"]?.number ?? 0)
+        }
+        readMedia(receivedBy: local)
+        offerSDP = local.snapshot.offer
+        answerSDP = local.snapshot.answer
+    }
+
+    private mutating func readTransport(of peer: PeerConnection) {
+        localCandidateType = peer.selectedCandidatePair?.local.type.rawValue
+        remoteCandidateType = peer.selectedCandidatePair?.remote.type.rawValue
+        srtpProfile = peer.dtlsConnectionInfo?.srtpProfile?.openSSLName
+        cipherSuite = peer.dtlsConnectionInfo?.cipherSuite
+        dtlsDescription = peer.dtlsConnectionInfo?.description
+        if let pair = peer.selectedCandidatePair {
+            selectedPair = "\(pair.local) ↔ \(pair.remote)"
+            localCandidate = (pair.local.address, Int(pair.local.port), pair.local.transport.rawValue, pair.local.priority)
+            remoteCandidate = (pair.remote.address, Int(pair.remote.port), pair.remote.transport.rawValue, pair.remote.priority)
+        }
+    }
+
+    private mutating func readMedia(receivedBy receiver: CallParticipant) {
+        let stats = receiver.snapshot.peer?.getStats()
+        let audio = stats?.entries(ofType: "inbound-rtp").first { $0["kind"] == .string("audio") }
+        audioPacketsReceived = Int(audio?["packetsReceived"]?.number ?? 0)
+        detectedToneHz = receiver.detectedToneHz
+        videoFramesDecoded = receiver.snapshot.tracks.filter { $0.info.kind == .video }.map(\.framesDecoded).reduce(0, +)
+    }
+
+    /// The same figures read later, keeping the larger counts: `tern peer` samples while the call
+    /// is up, and a transport closed by the remote hang-up reports nothing any more.
+    func merged(withLater later: CallSummary) -> CallSummary {
+        var result = later
+        result.audioPacketsReceived = max(audioPacketsReceived, later.audioPacketsReceived)
+        result.videoFramesDecoded = max(videoFramesDecoded, later.videoFramesDecoded)
+        result.detectedToneHz = later.detectedToneHz ?? detectedToneHz
+        result.localCandidateType = later.localCandidateType ?? localCandidateType
+        result.remoteCandidateType = later.remoteCandidateType ?? remoteCandidateType
+        result.srtpProfile = later.srtpProfile ?? srtpProfile
+        result.cipherSuite = later.cipherSuite ?? cipherSuite
+        result.dtlsDescription = later.dtlsDescription ?? dtlsDescription
+        result.selectedPair = later.selectedPair ?? selectedPair
+        result.localCandidate = later.localCandidate ?? localCandidate
+        result.remoteCandidate = later.remoteCandidate ?? remoteCandidate
+        if var facts = result.peer, let earlier = peer {
+            facts.audioPacketsSent = max(facts.audioPacketsSent, earlier.audioPacketsSent)
+            facts.videoPacketsSent = max(facts.videoPacketsSent, earlier.videoPacketsSent)
+            result.peer = facts
+        }
+        return result
     }
 
     var json: JSONValue {
         func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-        return .object([
+        var object: [String: JSONValue] = [
             "summary": .bool(true),
             "result": .string(steps.result),
             "callStates": .array(callerStates.map { .string($0) }),
-            "calleeCallStates": .array(calleeStates.map { .string($0) }),
             "setupMs": setupMs.map { .number(($0 * 10).rounded() / 10) } ?? .null,
             "ice": .object(["selectedPair": .object([
                 "local": .object(["type": string(localCandidateType)]),
                 "remote": .object(["type": string(remoteCandidateType)]),
             ])]),
             "dtls": .object(["srtpProfile": string(srtpProfile), "cipherSuite": string(cipherSuite)]),
-            "media": .object([
-                "audio": .object(["packetsReceived": .int(audioPacketsReceived),
-                                  "detectedToneHz": detectedToneHz.map { .number($0) } ?? .null]),
-                "video": .object(["framesDecoded": .int(videoFramesDecoded)]),
-            ]),
-            "dataChannel": .object(["messagesReceived": .int(messagesReceived)]),
             "steps": .array(steps.steps.map { .object(["name": .string($0.name), "passed": .bool($0.passed), "detail": .string($0.detail)]) }),
-        ])
+        ]
+        var audio: [String: JSONValue] = ["packetsReceived": .int(audioPacketsReceived),
+                                          "detectedToneHz": detectedToneHz.map { .number($0) } ?? .null]
+        var video: [String: JSONValue] = ["framesDecoded": .int(videoFramesDecoded)]
+        var dataChannel: [String: JSONValue] = ["messagesReceived": .int(messagesReceived)]
+        if let peer {
+            object["user"] = .string(peer.user)
+            object["role"] = .string(peer.role)
+            object["remoteUser"] = string(peer.remoteUser)
+            object["endReason"] = string(peer.endReason)
+            audio["packetsSent"] = .int(peer.audioPacketsSent)
+            video["packetsSent"] = .int(peer.videoPacketsSent)
+            dataChannel["channels"] = .array(peer.channelsOpened.map { .string($0) })
+            dataChannel["messagesEchoed"] = .int(peer.messagesEchoed)
+            if let echo = peer.echo { dataChannel["echo"] = echo.json }
+        } else {
+            object["calleeCallStates"] = .array(calleeStates.map { .string($0) })
+        }
+        object["media"] = .object(["audio": .object(audio), "video": .object(video)])
+        object["dataChannel"] = .object(dataChannel)
+        return .object(object)
     }
 
     var text: String {
@@ -80,12 +155,23 @@ struct CallSummary {
         for step in steps.steps {
             lines.append("  \(step.passed ? "✔" : "✘") \(step.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(step.detail)")
         }
-        lines.append("  call states (alice): \(callerStates.joined(separator: " → "))")
-        lines.append("  call states (bob):   \(calleeStates.joined(separator: " → "))")
-        if let setupMs { lines.append(String(format: "  setup: %.1f ms (invite → IN_PROGRESS)", setupMs)) }
-        lines.append("  ICE pair: \(localCandidateType ?? "-") ↔ \(remoteCandidateType ?? "-"); DTLS \(cipherSuite ?? "-"), SRTP \(srtpProfile ?? "-")")
-        lines.append("  bob received \(audioPacketsReceived) audio packets, tone \(detectedToneHz.map { "\(Int($0)) Hz" } ?? "-"), \(videoFramesDecoded) video frames decoded")
-        lines.append("  manage-call messages received: \(messagesReceived)")
+        let tone = detectedToneHz.map { "\(Int($0)) Hz" } ?? "-"
+        if let peer {
+            lines.append("  call states (\(peer.user)): \(callerStates.joined(separator: " → "))"
+                + (peer.endReason.map { " (\($0))" } ?? ""))
+            if let setupMs { lines.append(String(format: "  setup: %.1f ms (invite → IN_PROGRESS)", setupMs)) }
+            lines.append("  ICE pair: \(localCandidateType ?? "-") ↔ \(remoteCandidateType ?? "-"); DTLS \(cipherSuite ?? "-"), SRTP \(srtpProfile ?? "-")")
+            lines.append("  \(peer.user) received \(audioPacketsReceived) audio packets, tone \(tone), \(videoFramesDecoded) video frames decoded")
+            lines.append("  data channels \(peer.channelsOpened); messages received \(messagesReceived), echoed \(peer.messagesEchoed)")
+            if let echo = peer.echo { lines.append("  echo: \(echo.text)") }
+        } else {
+            lines.append("  call states (alice): \(callerStates.joined(separator: " → "))")
+            lines.append("  call states (bob):   \(calleeStates.joined(separator: " → "))")
+            if let setupMs { lines.append(String(format: "  setup: %.1f ms (invite → IN_PROGRESS)", setupMs)) }
+            lines.append("  ICE pair: \(localCandidateType ?? "-") ↔ \(remoteCandidateType ?? "-"); DTLS \(cipherSuite ?? "-"), SRTP \(srtpProfile ?? "-")")
+            lines.append("  bob received \(audioPacketsReceived) audio packets, tone \(tone), \(videoFramesDecoded) video frames decoded")
+            lines.append("  manage-call messages received: \(messagesReceived)")
+        }
         lines.append("  result: \(steps.result)")
         return lines.joined(separator: "\n")
     }

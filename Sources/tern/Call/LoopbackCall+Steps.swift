@@ -5,7 +5,7 @@ import TernPeer
 extension LoopbackCall {
     /// `sendMessage` envelopes both ways, CALL_MINIMIZED, START_OPERATION (pauses the receiver's
     /// camera) and turnBackToVideoCall (resumes it), over the `manage-call` data channel.
-    mutating func exchangeManageCallEvents(_ alice: LoopbackParticipant, _ bob: LoopbackParticipant) async {
+    mutating func exchangeManageCallEvents(_ alice: CallParticipant, _ bob: CallParticipant) async {
         do {
             try await alice.agent.sendMessage(eventData: [CallDataItem(name: "processName", value: "CustOnboarding")])
             try await bob.agent.sendMessage(eventData: [CallDataItem(name: "status", value: "documentsReceived")])
@@ -15,7 +15,7 @@ extension LoopbackCall {
             steps.fail("manage-call", "sending failed: \(error)")
             return
         }
-        func received(_ participant: LoopbackParticipant, _ type: ManageCallEventType) -> Bool {
+        func received(_ participant: CallParticipant, _ type: ManageCallEventType) -> Bool {
             participant.snapshot.manageEvents.contains { $0.type == type }
         }
         let delivered = await waitFor(seconds: 10) {
@@ -38,7 +38,7 @@ extension LoopbackCall {
     }
 
     /// Removes video mid-call and adds it back (bob accepts both ways); frames flow again after.
-    mutating func removeAndRestoreVideo(_ alice: LoopbackParticipant, _ bob: LoopbackParticipant) async {
+    mutating func removeAndRestoreVideo(_ alice: CallParticipant, _ bob: CallParticipant) async {
         let framesBefore = bob.videoCounters.withLock { $0.count }
         do { try await alice.agent.setVideoMode(.disabled) } catch {
             steps.fail("video-remove", "\(error)")
@@ -63,7 +63,7 @@ extension LoopbackCall {
     }
 
     /// Each side hears the other's tone and decodes the other's video, in order.
-    mutating func checkMedia(_ alice: LoopbackParticipant, _ bob: LoopbackParticipant) {
+    mutating func checkMedia(_ alice: CallParticipant, _ bob: CallParticipant) {
         if options.audio {
             for (listener, speaker) in [(bob, alice), (alice, bob)] {
                 let heard = listener.detectedToneHz
@@ -89,7 +89,7 @@ extension LoopbackCall {
     }
 
     /// alice hangs up; both must end: alice by local hang-up, bob by remote hang-up.
-    mutating func hangUp(_ alice: LoopbackParticipant, _ bob: LoopbackParticipant) async {
+    mutating func hangUp(_ alice: CallParticipant, _ bob: CallParticipant) async {
         guard alice.snapshot.callStates.last != "ENDED" else {
             steps.fail("hang-up", "the call had already ended: \(alice.snapshot.endReason ?? "?")")
             return

@@ -85,7 +85,7 @@ struct LoopbackCall {
         if connected {
             let setupMs = timeline.elapsedMilliseconds - inviteTime
             steps.pass("connect", String(format: "IN_PROGRESS on both sides %.1f ms after the invite", setupMs))
-            logTransport(of: alice)
+            timeline.logTransport(of: alice)
             await runMedia(alice, bob)
             // The figures are read while the call is up; hang-up releases the transports.
             summary = CallSummary(steps: steps, setupMs: setupMs, caller: alice, callee: bob)
@@ -102,7 +102,7 @@ struct LoopbackCall {
     }
 
     /// Media both ways for the duration, with in-call events and a video round trip in the middle.
-    private mutating func runMedia(_ alice: LoopbackParticipant, _ bob: LoopbackParticipant) async {
+    private mutating func runMedia(_ alice: CallParticipant, _ bob: CallParticipant) async {
         let pumps = [await startPump(alice), await startPump(bob)]
         let samples = self.samples
         let statsTask = Task { [timeline] in
@@ -129,7 +129,7 @@ struct LoopbackCall {
         pumps.forEach { $0.cancel() }
     }
 
-    private func startPump(_ participant: LoopbackParticipant) async -> Task<Void, Never> {
+    private func startPump(_ participant: CallParticipant) async -> Task<Void, Never> {
         let callId = participant.snapshot.callId ?? ""
         let senders = await participant.agent.senders(callId: callId)
         let tone = participant.toneHz

@@ -10,7 +10,7 @@ enum StatsLine {
 
     /// Logs one line and returns the sample for the report's charts.
     @discardableResult
-    static func log(second: Int, receiver: LoopbackParticipant, sender: LoopbackParticipant, timeline: Timeline,
+    static func log(second: Int, receiver: CallParticipant, sender: CallParticipant, timeline: Timeline,
                     previous: inout Totals) -> CallStatsSample? {
         guard let peer = receiver.snapshot.peer else { return nil }
         let report = peer.getStats()

@@ -13,6 +13,8 @@ final class Timeline: Sendable {
     private let start: Instant
     private let lock = Mutex(())
     private let recorded = Mutex<[TimelineEntry]>([])
+    /// Set once the summary is printed: it stays the last line, whatever a late task still logs.
+    private let finished = Mutex(false)
 
     /// Everything logged so far (for `--report`).
     var entries: [TimelineEntry] { recorded.withLock { $0 } }
@@ -29,6 +31,7 @@ final class Timeline: Sendable {
     /// structured fields for `--json`.
     func log(_ category: String, _ message: String, fields: [String: JSONValue] = [:]) {
         let t = elapsedMilliseconds
+        guard !finished.withLock({ $0 }) else { return }
         recorded.withLock { $0.append(TimelineEntry(tMs: t, category: category, message: message)) }
         lock.withLock { _ in
             switch style {
@@ -56,6 +59,7 @@ final class Timeline: Sendable {
             object["text"] = .string(body)
             log(category, title, fields: object)
         case .text:
+            guard !finished.withLock({ $0 }) else { return }
             log(category, title)
             lock.withLock { _ in
                 for line in body.split(whereSeparator: \.isNewline) { print("              | \(line)") }
@@ -66,6 +70,7 @@ final class Timeline: Sendable {
 
     /// The final line: the summary object (JSON) or a readable summary (text).
     func summary(_ value: JSONValue, text: String) {
+        finished.withLock { $0 = true }
         lock.withLock { _ in
             switch style {
             case .json: print(value.serialized)

@@ -5,8 +5,9 @@ import TernCore
 import TernMedia
 import TernPeer
 
-/// One side of `tern call --loopback`: a call agent, what it observed, and its media.
-final class LoopbackParticipant: Sendable {
+/// One side of a call (`tern call --loopback` has two, `tern peer` one): a call agent, what it
+/// observed, and its media.
+final class CallParticipant: Sendable {
     struct Observed {
         var callId: String?
         var callStates: [String] = []
@@ -21,29 +22,43 @@ final class LoopbackParticipant: Sendable {
         var offer: String?
         var answer: String?
         var cameraPaused = false
+        /// Who called us, with what media, when (timeline ms) — the callee side.
+        var incomingFrom: String?
+        var incomingMedia: CallMedia?
+        var incomingAtMs: Double?
+        /// When we sent the invite (timeline ms) — the caller side.
+        var inviteAtMs: Double?
+        /// When the call reached IN_PROGRESS (timeline ms).
+        var inProgressAtMs: Double?
     }
 
     let name: String
     let agent: CallAgent
     let toneHz: Double
+    /// The tones the other side may send (`tern call` knows both); nil: any tone (`tern peer`,
+    /// whose peer may be another implementation), found by scanning the spectrum.
+    let knownTones: [Double]?
     let observed = Mutex(Observed())
     /// The newest half second of decoded audio, for tone detection.
     let audioTail = Mutex<[Int16]>([])
     let videoCounters = Mutex<[UInt16]>([])
 
-    init(name: String, agent: CallAgent, toneHz: Double) {
+    init(name: String, agent: CallAgent, toneHz: Double, knownTones: [Double]? = [440, 660]) {
         self.name = name
         self.agent = agent
         self.toneHz = toneHz
+        self.knownTones = knownTones
     }
 
     var snapshot: Observed { observed.withLock { $0 } }
 
-    /// The tone heard in the newest decoded audio, picked among the two tones in this call.
+    /// The tone heard in the newest decoded audio: picked among `knownTones`, or the dominant
+    /// frequency to the nearest hertz.
     var detectedToneHz: Double? {
         let samples = audioTail.withLock { $0 }
         guard samples.count >= 4_800 else { return nil }
-        return ToneDetector.strongest(of: [440, 660], in: samples)
+        guard let knownTones else { return ToneDetector.dominantFrequency(in: samples)?.rounded() }
+        return ToneDetector.strongest(of: knownTones, in: samples)
     }
 
     /// RMS level of the newest decoded audio, 0...1 (W3C `audioLevel` is the same scale).

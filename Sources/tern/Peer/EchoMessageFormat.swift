@@ -1,0 +1,42 @@
+import TernSCTP
+
+/// The numbered messages of an echo run: the header `tern-echo 17`, then (with `size`) a filler
+/// that depends on the number, up to `size` bytes — sent as text or binary. The echo must come
+/// back byte for byte; the header says which message it is.
+struct EchoMessageFormat: Sendable {
+    static let prefix = "tern-echo "
+
+    /// Total bytes per message; the header alone when nil or smaller than the header.
+    var size: Int?
+    /// Binary messages (PPID 53) instead of text (PPID 51).
+    var binary = false
+
+    func bytes(_ sequence: Int) -> [UInt8] {
+        var bytes = Array((Self.prefix + String(sequence)).utf8)
+        guard let size, size > bytes.count else { return bytes }
+        bytes.reserveCapacity(size)
+        bytes.append(UInt8(ascii: " "))
+        var index = 0
+        while bytes.count < size {
+            bytes.append(UInt8(ascii: "a") + UInt8((sequence + index) % 26))
+            index += 1
+        }
+        return bytes
+    }
+
+    func message(_ sequence: Int) -> DataChannelMessage {
+        binary ? .binary(bytes(sequence)) : .string(String(decoding: bytes(sequence), as: UTF8.self))
+    }
+
+    /// The number in a message's header; nil when it is not an echo-run message.
+    func sequence(of message: DataChannelMessage) -> Int? {
+        let bytes: [UInt8] = switch message {
+        case let .string(text): Array(text.utf8.prefix(Self.prefix.utf8.count + 10))
+        case let .binary(bytes): Array(bytes.prefix(Self.prefix.utf8.count + 10))
+        }
+        guard bytes.starts(with: Self.prefix.utf8) else { return nil }
+        let digits = bytes.dropFirst(Self.prefix.utf8.count).prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard !digits.isEmpty, digits.count <= 9 else { return nil }
+        return Int(String(decoding: digits, as: UTF8.self))
+    }
+}

@@ -1,0 +1,163 @@
+import ArgumentParser
+import Foundation
+import TernCall
+import TernICE
+import TernPeer
+import TernTrace
+
+/// `tern peer`: a headless peer on a signaling server (protocol v1) — what interop tests and
+/// users' own test rigs drive.
+struct PeerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "peer",
+        abstract: "A headless peer: place or answer one call through a signaling server (protocol v1) and report on it.",
+        discussion: """
+            Registers as --user on --signal, then either calls --call OTHER or answers the first \
+            incoming call (--answer). It sends a tone (440 Hz as caller, 660 Hz as answerer) and a \
+            test-pattern video when asked, echoes every data-channel message back with --echo, and \
+            as caller sends --echo-count numbered messages on its reliable channel 'tern-data' and \
+            checks they all come back once and in order. Prints events (JSON lines with --json) and \
+            a final summary; exit status 0 only if the call went through IN_PROGRESS, every check \
+            passed and the call ended normally. SIGINT or SIGTERM hangs up and prints the summary. \
+            See Docs/PEER.md.
+            """)
+
+    @Option(help: ArgumentHelp("Signaling server URL (protocol v1), e.g. ws://127.0.0.1:8787/v1.", valueName: "url"))
+    var signal: String
+
+    @Option(help: ArgumentHelp("The user id to register as.", valueName: "name"))
+    var user: String
+
+    @Option(help: ArgumentHelp("Register token (lowercase hex HMAC-SHA256(secret, user) when the server has a --secret).", valueName: "token"))
+    var token: String = ""
+
+    @Option(name: .customLong("call"), help: ArgumentHelp("Call this user.", valueName: "other"))
+    var callee: String?
+
+    @Flag(help: "Answer the first incoming call.")
+    var answer = false
+
+    @Flag(help: "Send a tone (and expect audio back).")
+    var audio = false
+
+    @Flag(help: "Send test-pattern video (and expect frames back).")
+    var video = false
+
+    @Flag(help: "Use data channels (the caller opens 'tern-data').")
+    var data = false
+
+    @Flag(help: "Echo every data-channel message back on the channel it came on.")
+    var echo = false
+
+    @Option(help: ArgumentHelp("Caller: send N numbered messages on 'tern-data' and check the echoes (implies --data).", valueName: "n"))
+    var echoCount: Int?
+
+    @Option(help: ArgumentHelp("Caller: milliseconds between two echo messages (default: as fast as the channel takes them).", valueName: "ms"))
+    var echoIntervalMs: Int?
+
+    @Option(help: ArgumentHelp("Caller: pad each echo message to this many bytes (default: just its header, 'tern-echo N').", valueName: "bytes"))
+    var echoSize: Int?
+
+    @Flag(help: "Caller: send the echo messages as binary instead of text.")
+    var echoBinary = false
+
+    @Option(help: ArgumentHelp("STUN server HOST:PORT (repeatable).", valueName: "host:port"))
+    var stun: [String] = []
+
+    @Option(help: ArgumentHelp("TURN server turn:USER:PASS@HOST:PORT[?transport=tcp] (repeatable).", valueName: "url"))
+    var turn: [String] = []
+
+    @Flag(help: "Use TURN relay candidates only (W3C iceTransportPolicy \"relay\").")
+    var relayOnly = false
+
+    @Option(name: .customLong("ice-address"), help: ArgumentHelp("Gather host candidates on this local address only (repeatable; e.g. 127.0.0.1).", valueName: "address"))
+    var iceAddresses: [String] = []
+
+    @Option(help: ArgumentHelp("Caller: seconds the call lasts once up (default 5; with --echo-count and no media, just the echo run). Answerer: hang up after this long (default: when the caller hangs up).", valueName: "seconds"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("Answerer: seconds to wait for an incoming call.", valueName: "seconds"))
+    var wait: Double = 60
+
+    @Flag(help: "One JSON object per line; the last line is the summary.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Write this peer's decrypted RTP, RTCP and SCTP to a pcap file (tshark -d udp.port==N,rtp).", valueName: "file"))
+    var pcap: String?
+
+    @Option(help: ArgumentHelp("Write a self-contained HTML report (timeline, SDPs, ICE, DTLS, charts) to this file.", valueName: "file.html"))
+    var report: String?
+
+    func validate() throws {
+        guard (callee != nil) != answer else { throw ValidationError("give exactly one of --call OTHER or --answer") }
+        guard signal.hasPrefix("ws://") else { throw ValidationError("--signal must be a ws:// URL, e.g. ws://127.0.0.1:8787/v1") }
+        guard !user.isEmpty, user.utf8.count <= 128 else { throw ValidationError("--user must be 1-128 bytes") }
+        if let echoCount {
+            guard callee != nil else { throw ValidationError("--echo-count is for the caller (--call); the answerer uses --echo") }
+            guard echoCount > 0, echoCount <= 10_000_000 else { throw ValidationError("--echo-count must be between 1 and 10000000") }
+        }
+        if let echoIntervalMs {
+            guard echoCount != nil else { throw ValidationError("--echo-interval-ms needs --echo-count") }
+            guard echoIntervalMs >= 0, echoIntervalMs <= 60_000 else { throw ValidationError("--echo-interval-ms must be 0...60000") }
+        }
+        if echoSize != nil || echoBinary {
+            guard echoCount != nil else { throw ValidationError("--echo-size and --echo-binary need --echo-count") }
+        }
+        if let echoSize {
+            guard echoSize > 0, echoSize <= 16 << 20 else { throw ValidationError("--echo-size must be between 1 and 16777216 bytes") }
+        }
+        if let duration {
+            guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration must be between 0 and 86400 seconds") }
+        }
+        guard wait > 0, wait <= 86_400 else { throw ValidationError("--wait must be between 0 and 86400 seconds") }
+        _ = try iceServers()
+    }
+
+    /// The `--stun` and `--turn` servers (W3C `iceServers`).
+    private func iceServers() throws -> [IceServer] {
+        do {
+            return try stun.map { try IceServer(url: "stun:\($0)") } + turn.map { try IceServer(inlineCredentialsURL: $0) }
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func run() async throws {
+        var peerConfiguration = PeerConfiguration()
+        peerConfiguration.iceServers = try iceServers()
+        if relayOnly { peerConfiguration.iceTransportPolicy = .relay }
+        peerConfiguration.ice.allowedAddresses = iceAddresses
+        let capture = try pcap.map { try CallCapture(path: $0) }
+        peerConfiguration.packetTap = capture?.tap
+
+        let wantsData = data || echoCount != nil
+        let media: CallMedia? = callee != nil || audio || video || wantsData
+            ? CallMedia(audio: audio, video: video, data: wantsData) : nil
+        StopRequest.install()
+        let timeline = Timeline(json: json)
+        timeline.log("tern", "tern peer: \(user) " + (callee.map { "calls \($0)" } ?? "answers") + " via \(signal)"
+            + (peerConfiguration.iceServers.isEmpty ? "" : "; ICE servers: \(peerConfiguration.iceServers.map(\.description).joined(separator: ", "))"))
+        var session = PeerSession(
+            options: .init(signalURL: signal, user: user, token: token, callee: callee, media: media, echo: echo,
+                           echoCount: echoCount, echoFormat: EchoMessageFormat(size: echoSize, binary: echoBinary), echoInterval: echoIntervalMs.map { .milliseconds($0) },
+                           peerConfiguration: peerConfiguration, duration: duration.map { .milliseconds(Int($0 * 1000)) },
+                           wait: .milliseconds(Int(wait * 1000)), capture: capture),
+            timeline: timeline)
+        let summary = await session.run()
+        if let capture, let pcap {
+            let (packets, failures) = capture.close()
+            timeline.log("tern", "pcap: \(packets) decrypted packets written to \(pcap)" + (failures > 0 ? " (\(failures) not written)" : ""))
+        }
+        if let report {
+            let page = CallReportBuilder.report(summary, title: "tern peer (\(user))", timeline: timeline, samples: session.samples.all)
+            do {
+                try HTMLReportRenderer.write(page, to: URL(fileURLWithPath: report))
+                timeline.log("tern", "report written to \(report)")
+            } catch {
+                timeline.log("error", "could not write the report: \(error)")
+            }
+        }
+        timeline.summary(summary.json, text: summary.text)
+        if !summary.steps.allPassed { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import TernCall
+import TernCore
+import TernPeer
+import TernSignaling
+import TernSignalingClient
+
+/// `tern peer`: one call agent on a real signaling server (protocol v1) that places or answers
+/// one call, sends the synthetic media, runs the data-channel echo, and reports what happened.
+struct PeerSession {
+    struct Options {
+        var signalURL: String
+        var user: String
+        var token: String
+        /// Whom to call; nil: answer the first incoming call.
+        var callee: String?
+        /// What to offer (caller) or accept with (answerer); nil for the answerer: the invite's media.
+        var media: CallMedia?
+        var echo: Bool
+        var echoCount: Int?
+        var echoFormat: EchoMessageFormat
+        var echoInterval: Duration?
+        var peerConfiguration: PeerConfiguration
+        /// Caller: how long the call lasts after IN_PROGRESS (nil: 5 s, or the echo run alone).
+        /// Answerer: hang up after this long if the caller has not (nil: wait for the caller).
+        var duration: Duration?
+        /// Answerer: how long to wait for an incoming call.
+        var wait: Duration
+        var capture: CallCapture?
+    }
+
+    let options: Options
+    let timeline: Timeline
+    var steps = StepLog()
+    /// One stats sample per second, for the report.
+    let samples = SampleLog()
+
+    init(options: Options, timeline: Timeline) {
+        self.options = options
+        self.timeline = timeline
+    }
+
+    var isCaller: Bool { options.callee != nil }
+
+    /// Runs the session; every step is recorded, and the result is "ok" only if each happened.
+    mutating func run() async -> CallSummary {
+        let user = options.user
+        var facts = CallSummary.PeerFacts(user: user, role: isCaller ? "caller" : "answerer", remoteUser: options.callee)
+        guard let agent = await connect() else {
+            var summary = CallSummary(steps: steps)
+            summary.peer = facts
+            return summary
+        }
+        let participant = CallParticipant(name: user, agent: agent, toneHz: isCaller ? 440 : 660, knownTones: nil)
+        let echoRun = isCaller ? options.echoCount.map {
+            EchoRun(count: $0, format: options.echoFormat, interval: options.echoInterval)
+        } : nil
+        let channels = PeerDataChannels(name: user, echo: options.echo, echoRun: echoRun, timeline: timeline)
+        let watcher = startWatcher(participant, channels: channels).start()
+
+        let connected = isCaller ? await placeCall(participant) : await awaitCall(participant)
+        var summary = CallSummary(steps: steps, setupMs: nil, local: participant, facts: facts)
+        if connected {
+            summary = await runCall(participant, channels: channels, echoRun: echoRun)
+        }
+        await hangUp(participant, wasConnected: connected)
+        await agent.stop()
+        await watcher.value  // the agent's event stream ends with stop: every event is logged
+
+        let observed = participant.snapshot
+        facts.remoteUser = facts.remoteUser ?? observed.incomingFrom
+        facts.endReason = observed.endReason
+        facts.channelsOpened = channels.opened
+        facts.messagesEchoed = channels.messagesEchoed
+        facts.echo = summary.peer?.echo
+        let final = CallSummary(steps: steps, setupMs: setupMs(observed), local: participant, facts: facts)
+        summary = summary.merged(withLater: final)
+        summary.steps = steps
+        summary.messagesReceived = channels.messagesReceived
+        return summary
+    }
+
+    /// Connects to the signaling server, registers, starts the call agent.
+    private mutating func connect() async -> CallAgent? {
+        let url = options.signalURL, user = options.user
+        timeline.log("signal", "connecting to \(url) as \(user)")
+        let client: SignalingClient
+        do {
+            // The call core decides busy and acceptance; the signaling client must not do it too.
+            client = try await SignalingClient.connect(
+                url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil))
+        } catch {
+            steps.fail("signaling", "cannot connect to \(url): \(error)")
+            return nil
+        }
+        do { try await client.register(user: user, token: options.token) } catch {
+            steps.fail("signaling", "\(url) refused to register \(user): \(error)")
+            await client.close()
+            return nil
+        }
+        let agent = CallAgent(user: user, signaling: client, peerConfiguration: options.peerConfiguration)
+        do { try await agent.start() } catch {
+            steps.fail("signaling", "the call client did not start: \(error)")
+            await client.close()
+            return nil
+        }
+        steps.pass("signaling", "registered as \(user) at \(url)")
+        timeline.log("signal", "registered as \(user)", fields: ["event": .string("registered"), "user": .string(user)])
+        return agent
+    }
+
+    private func startWatcher(_ participant: CallParticipant, channels: PeerDataChannels) -> CallWatcher {
+        var watcher = CallWatcher(participant: participant, timeline: timeline)
+        watcher.capture = options.capture
+        watcher.onDataChannel = { _, channel in channels.adopt(channel) }
+        if isCaller {
+            if options.media?.data == true {
+                watcher.onPeerCreated = { _, peer in channels.openOwnChannel(on: peer) }
+            }
+        } else {
+            let media = options.media
+            watcher.answer = { invite in media ?? invite.media }
+        }
+        return watcher
+    }
+
+    /// Invites the callee; true once the call is IN_PROGRESS.
+    private mutating func placeCall(_ participant: CallParticipant) async -> Bool {
+        guard let callee = options.callee else { return false }
+        let media = options.media ?? CallMedia()
+        let now = timeline.elapsedMilliseconds
+        participant.observed.withLock { $0.inviteAtMs = now }
+        do {
+            let callId = try await participant.agent.call(to: callee, media: media, timeout: .seconds(30))
+            timeline.log("call", "\(participant.name) invites \(callee): call \(callId), media \(media)",
+                         fields: ["callId": .string(callId), "to": .string(callee)])
+        } catch {
+            steps.fail("invite", "\(error)")
+            return false
+        }
+        steps.pass("invite", "invited \(callee) with \(media)")
+        // Ring time (30 s) plus the call core's connect timeout (20 s) bound this.
+        return await waitForInProgress(participant, seconds: 55)
+    }
+
+    /// Waits for an incoming call (the watcher accepts it); true once the call is IN_PROGRESS.
+    private mutating func awaitCall(_ participant: CallParticipant) async -> Bool {
+        let seconds = options.wait.seconds
+        timeline.log("call", "\(participant.name) waiting for a call (up to \(Int(seconds)) s)")
+        _ = await waitFor(seconds: seconds) { participant.snapshot.incomingFrom != nil || StopRequest.requested }
+        guard participant.snapshot.incomingFrom != nil else {
+            steps.fail("incoming", StopRequest.requested ? "stopped by a signal before a call came" : "no call came within \(Int(seconds)) s")
+            return false
+        }
+        let observed = participant.snapshot
+        steps.pass("incoming", "call from \(observed.incomingFrom ?? "?"), accepted with \(options.media ?? observed.incomingMedia ?? CallMedia())")
+        return await waitForInProgress(participant, seconds: 30)
+    }
+
+    private mutating func waitForInProgress(_ participant: CallParticipant, seconds: Double) async -> Bool {
+        _ = await waitFor(seconds: seconds) {
+            let states = participant.snapshot.callStates
+            return states.contains("IN_PROGRESS") || states.last == "ENDED" || StopRequest.requested
+        }
+        let observed = participant.snapshot
+        guard observed.callStates.contains("IN_PROGRESS") else {
+            let why = observed.callStates.last == "ENDED" ? "the call ended before IN_PROGRESS (\(observed.endReason ?? "?"))"
+                : "no IN_PROGRESS within \(Int(seconds)) s (state \(observed.callStates.last ?? "NO_CALL"))"
+            steps.fail("connect", why + (observed.problems.first.map { "; \($0)" } ?? ""))
+            return false
+        }
+        steps.pass("connect", "IN_PROGRESS" + (setupMs(observed).map { String(format: " %.1f ms after the invite", $0) } ?? ""))
+        timeline.logTransport(of: participant)
+        return true
+    }
+
+    private func setupMs(_ observed: CallParticipant.Observed) -> Double? {
+        guard let up = observed.inProgressAtMs, let start = isCaller ? observed.inviteAtMs : observed.incomingAtMs else { return nil }
+        return up - start
+    }
+
+    /// Media, stats lines and the echo run while the call is up; returns the figures read while up.
+    private mutating func runCall(_ participant: CallParticipant, channels: PeerDataChannels, echoRun: EchoRun?) async -> CallSummary {
+        let callId = participant.snapshot.callId ?? ""
+        let senders = await participant.agent.senders(callId: callId)
+        let tone = participant.toneHz
+        let pump = Task { await MediaPump.run(audio: senders.audio, video: senders.video, toneHz: tone) }
+        defer { pump.cancel() }
+        let samples = self.samples
+        let statsTask = Task { [timeline] in
+            var second = 0
+            var totals = StatsLine.Totals()
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard !Task.isCancelled else { return }
+                second += 1
+                if let sample = StatsLine.log(second: second, receiver: participant, sender: participant,
+                                              timeline: timeline, previous: &totals) {
+                    samples.append(sample)
+                }
+            }
+        }
+        defer { statsTask.cancel() }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        var facts = CallSummary.PeerFacts(user: participant.name, role: isCaller ? "caller" : "answerer")
+        if let echoRun {
+            if let channel = await channels.ownChannelOpen(seconds: 10) {
+                let result = await echoRun.run(on: channel, timeline: timeline)
+                facts.echo = result
+                steps.check("echo", result.passed(expected: echoRun.count), passed: result.text, failed: result.text)
+            } else {
+                steps.fail("echo", "data channel '\(PeerDataChannels.ownLabel)' did not open within 10 s")
+            }
+        }
+        // The caller talks for --duration (default 5 s; with an echo run and no media, just the
+        // run); the answerer until the caller hangs up, or for its own --duration.
+        let media = options.media ?? CallMedia()
+        let echoOnly = echoRun != nil && !media.audio && !media.video
+        let duration: Duration? = isCaller ? (options.duration ?? (echoOnly ? nil : .seconds(5))) : options.duration
+        var latest = CallSummary(steps: steps, setupMs: nil, local: participant, facts: facts)
+        while participant.snapshot.callStates.last != "ENDED" {
+            if let duration, clock.now >= start + duration { break }
+            if duration == nil, isCaller { break }
+            if StopRequest.requested {
+                timeline.log("tern", "stop requested by a signal: hanging up")
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(200))
+            latest = latest.merged(withLater: CallSummary(steps: steps, setupMs: nil, local: participant, facts: facts))
+        }
+        checkMedia(participant, latest)
+        return latest
+    }
+
+    /// With audio asked for, some audio must arrive and carry a tone; with video, frames must decode.
+    private mutating func checkMedia(_ participant: CallParticipant, _ figures: CallSummary) {
+        let observed = participant.snapshot
+        let media = options.media ?? observed.incomingMedia ?? CallMedia()
+        if media.audio {
+            let tone = figures.detectedToneHz.map { "\(Int($0)) Hz" } ?? "no tone"
+            steps.check("audio", figures.audioPacketsReceived > 0 && figures.detectedToneHz != nil,
+                        passed: "received \(figures.audioPacketsReceived) audio packets, tone \(tone)",
+                        failed: "received \(figures.audioPacketsReceived) audio packets, \(tone)")
+        }
+        if media.video {
+            steps.check("video", figures.videoFramesDecoded > 0, passed: "decoded \(figures.videoFramesDecoded) video frames",
+                        failed: "no video frame decoded")
+        }
+    }
+
+    /// Hangs up unless the other side already did; a call that was up must end normally.
+    private mutating func hangUp(_ participant: CallParticipant, wasConnected: Bool) async {
+        let agent = participant.agent
+        if participant.snapshot.callStates.last != "ENDED", await agent.isOnCall {
+            do { try await agent.hangUp() } catch {
+                timeline.log("error", "\(participant.name) could not hang up: \(error)")
+            }
+            _ = await waitFor(seconds: 10) { participant.snapshot.callStates.last == "ENDED" }
+        }
+        guard wasConnected else { return }
+        let observed = participant.snapshot
+        let reason = observed.endReason ?? "?"
+        steps.check("hang-up", observed.callStates.last == "ENDED" && ["localHangUp", "remoteHangUp"].contains(reason),
+                    passed: "ENDED (\(reason))", failed: observed.callStates.last == "ENDED" ? "ENDED abnormally (\(reason))" : "not ENDED")
+    }
+}
