@@ -50,7 +50,7 @@ let package = Package(
         // Layers, bottom up.
         .target(name: "TernCore", dependencies: [log], swiftSettings: strict),
         .target(name: "TernSDP", dependencies: ["TernCore"], swiftSettings: strict),
-        .target(name: "TernICE", dependencies: ["TernCore", "CNice"], swiftSettings: strict),
+        .target(name: "TernICE", dependencies: ["TernCore", "CNice", "COpenSSL"], swiftSettings: strict),
         .target(name: "TernDTLS", dependencies: ["TernCore", "COpenSSL", "CSRTP"], swiftSettings: strict),
         .target(name: "TernRTP", dependencies: ["TernCore"], swiftSettings: strict),
         .target(name: "TernSCTP", dependencies: ["TernCore", .product(name: "DequeModule", package: "swift-collections")],

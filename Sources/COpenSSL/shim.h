@@ -64,4 +64,11 @@ static inline int tern_SSL_get_ex_new_index(void) {
 /// (see TernDTLS/DTLSTimer.swift for why that matters).
 static inline int tern_BIO_CTRL_DGRAM_SET_NEXT_TIMEOUT(void) { return BIO_CTRL_DGRAM_SET_NEXT_TIMEOUT; }
 
+/// Host name check flag for `SSL_set_hostflags` (x509v3.h is not in the module's headers).
+/// Used by TernICE's `turns:` bridge.
+#include <openssl/x509v3.h>
+static inline unsigned int tern_X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS(void) {
+    return X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS;
+}
+
 #endif

@@ -26,6 +26,13 @@ enum AddressResolution {
         return found.first
     }
 
+    /// True for an IPv4 or IPv6 literal (no brackets).
+    static func isIPLiteral(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+
     /// Resolves a remote mDNS host candidate name (e.g. `1f4c….local`) with a one-shot mDNS
     /// query (RFC 6762 §5.1) on a background queue; `completion` runs once with the outcome.
     static func resolveMDNS(_ name: String, timeout: Duration, destination: MDNSQuery.Destination = .init(),

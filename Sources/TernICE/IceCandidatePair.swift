@@ -4,15 +4,45 @@ public struct IceCandidatePair: Hashable, Sendable, Codable, CustomStringConvert
     public var local: IceCandidate
     /// The peer's side.
     public var remote: IceCandidate
-    /// Round-trip time of the last check, when the library exposes it.
-    /// libnice 0.1.21 has no API for it, so this is nil there.
+    /// W3C `currentRoundTripTime`: the latest round-trip time of this pair, measured with
+    /// Tern's own probes on it (`IceConfiguration.roundTripProbeInterval`; libnice 0.1.21
+    /// exposes no check timing). Nil until the first answer, and with a non-Tern peer.
+    /// Filled in `IceTransport.selectedPair`; nil in `.selectedPairChanged` events.
     public var roundTripTime: Duration?
+    /// W3C `totalRoundTripTime`: the sum of every round-trip time measured on this pair.
+    public var totalRoundTripTime: Duration
+    /// W3C `requestsSent`: probes Tern sent on this pair to measure it (libnice's own checks
+    /// and consent requests are not counted; libnice does not report them).
+    public var requestsSent: UInt64
+    /// W3C `responsesReceived`: authenticated answers to those probes (so
+    /// `totalRoundTripTime / responsesReceived` is the mean round-trip time).
+    public var responsesReceived: UInt64
 
     /// Memberwise initialiser.
-    public init(local: IceCandidate, remote: IceCandidate, roundTripTime: Duration? = nil) {
+    public init(local: IceCandidate, remote: IceCandidate, roundTripTime: Duration? = nil,
+                totalRoundTripTime: Duration = .zero, requestsSent: UInt64 = 0, responsesReceived: UInt64 = 0) {
         self.local = local
         self.remote = remote
         self.roundTripTime = roundTripTime
+        self.totalRoundTripTime = totalRoundTripTime
+        self.requestsSent = requestsSent
+        self.responsesReceived = responsesReceived
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case local, remote, roundTripTime, totalRoundTripTime, requestsSent, responsesReceived
+    }
+
+    /// Decodes a pair; the statistics default to none, so traces written before they existed
+    /// still decode.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(local: try c.decode(IceCandidate.self, forKey: .local),
+                  remote: try c.decode(IceCandidate.self, forKey: .remote),
+                  roundTripTime: try c.decodeIfPresent(Duration.self, forKey: .roundTripTime),
+                  totalRoundTripTime: try c.decodeIfPresent(Duration.self, forKey: .totalRoundTripTime) ?? .zero,
+                  requestsSent: try c.decodeIfPresent(UInt64.self, forKey: .requestsSent) ?? 0,
+                  responsesReceived: try c.decodeIfPresent(UInt64.self, forKey: .responsesReceived) ?? 0)
     }
 
     /// True when both ends send through their own addresses with no TURN server in between.

@@ -3,6 +3,8 @@
 public struct IceConfiguration: Sendable {
     /// STUN and TURN servers. libnice uses one STUN server (the first); every TURN server is used.
     public var servers: [IceServer] = []
+    /// How `turns:` servers are verified (trust anchors; Docs/ICE.md, "TURN over TLS").
+    public var turnTLS = TurnTLSOptions()
     /// `all`, or `relay` to use (and signal) only TURN relay candidates.
     public var transportPolicy: IceTransportPolicy = .all
     /// Also gather RFC 6544 ICE-TCP host candidates. Off by default: browsers rarely pair them and
@@ -29,6 +31,13 @@ public struct IceConfiguration: Sendable {
     /// Tern reports that moment as W3C `disconnected` and declares `failed` 20 s later, so the
     /// total matches RFC 7675 §5.1 and the application has time for an ICE restart (Docs/ICE.md).
     public var consentFailureGrace: Duration = .seconds(20)
+    /// How often Tern sends its own round-trip probe on the selected pair to measure its
+    /// round-trip time (`IceCandidatePair.roundTripTime`), besides one right after each
+    /// selection; nil turns probing off (answering the peer's probes stays on). Only a Tern
+    /// peer answers; other peers drop the probe (RFC 7983), and after 3 unanswered probes
+    /// Tern stops probing that pair. libnice 0.1.21 exposes no check timing and swallows
+    /// answers to STUN requests it did not send (Docs/ICE.md, "Selected pair RTT").
+    public var roundTripProbeInterval: Duration? = .seconds(5)
     /// How long to wait for a remote `.local` (mDNS) candidate to resolve before dropping it.
     public var mdnsResolutionTimeout: Duration = .seconds(2)
     /// The largest datagram `send` accepts: fits RFC 4571 framing (ICE-TCP, TURN-TCP) with

@@ -2,7 +2,8 @@
 ///
 /// `stun:host[:port]`, `turn:host[:port][?transport=udp|tcp]`, `turns:host[:port]`
 /// (TLS over TCP). libnice needs a literal IP address; host names are resolved
-/// once, when the transport is created (`IceTransport.init`), with the system resolver.
+/// once, when the transport is created (`IceTransport.init`), with the system resolver
+/// (for `turns:` the name as written is still what the server's certificate must match).
 public struct IceServer: Hashable, Sendable, Codable, CustomStringConvertible {
     /// STUN or TURN, and for TURN how we reach the server.
     public enum Kind: String, Hashable, Sendable, Codable {
@@ -12,7 +13,11 @@ public struct IceServer: Hashable, Sendable, Codable, CustomStringConvertible {
         case turnUDP = "turn-udp"
         /// TURN over TCP (RFC 6062 framing to the server; relayed traffic is still UDP).
         case turnTCP = "turn-tcp"
-        /// TURN over TLS.
+        /// TURN over TLS (`turns:`, RFC 7065). libnice 0.1.21 opens no TLS session itself, so
+        /// Tern runs a local TLS bridge for each such server on the transport's loop thread
+        /// (OpenSSL, TLS 1.2+, SNI, certificate and host name verified per
+        /// `IceConfiguration.turnTLS`) and gives libnice the bridge as a TURN/TCP server
+        /// (Docs/ICE.md, "TURN over TLS").
         case turnTLS = "turn-tls"
     }
 

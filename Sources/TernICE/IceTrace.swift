@@ -34,6 +34,24 @@ public struct IceTrace: Sendable, Codable, CustomStringConvertible {
         case selectedPair(IceCandidatePair)
         /// ICE restart with new local credentials.
         case restarted(usernameFragment: String)
+        /// A configured server is used differently from what its URL promises.
+        case serverWarning(IceServer, reason: String)
+        /// A `turns:` server is reached through Tern's local TLS bridge at `bridge` (libnice sees
+        /// a TURN/TCP server there; Docs/ICE.md, "TURN over TLS"); `verifiesCertificate` is false
+        /// only with `TurnTLSOptions.insecureSkipVerify`.
+        case turnTLSBridge(IceServer, bridge: String, verifiesCertificate: Bool)
+        /// A TLS session to a `turns:` server is up (negotiated protocol version and cipher suite).
+        case turnTLSEstablished(IceServer, version: String, cipher: String)
+        /// A connection to a `turns:` server failed (TCP connect, TLS handshake, certificate or
+        /// host name verification): libnice's connection to the bridge is closed, so this server
+        /// gives no relay candidate.
+        case turnTLSFailed(server: IceServer, reason: String)
+        /// Tern's round-trip probe on the selected pair was answered after `roundTripTime`
+        /// (the pair's `responsesReceived`-th answer).
+        case roundTripMeasured(roundTripTime: Duration, responsesReceived: UInt64)
+        /// A round-trip probe did not count (no answer within the probe timeout, a bad MAC, an
+        /// answer to no outstanding probe), or probing stopped because the peer never answers.
+        case roundTripProbeFailed(reason: String)
     }
 
     /// Entries in order of occurrence.
@@ -70,6 +88,13 @@ extension IceTrace.Event {
         case let .stateChanged(s, raw): "state \(s.rawValue) (libnice \(raw))"
         case let .selectedPair(p): "selected pair \(p)"
         case let .restarted(ufrag): "ICE restart, new local ufrag=\(ufrag)"
+        case let .serverWarning(server, reason): "server \(server): \(reason)"
+        case let .turnTLSBridge(server, bridge, verifies):
+            "server \(server): TLS through local bridge \(bridge)\(verifies ? "" : " (certificate NOT verified)")"
+        case let .turnTLSEstablished(server, version, cipher): "server \(server): TLS up (\(version), \(cipher))"
+        case let .turnTLSFailed(server, reason): "server \(server): TLS failed: \(reason)"
+        case let .roundTripMeasured(rtt, n): "selected pair RTT \((rtt.milliseconds * 1000).rounded() / 1000) ms (answer #\(n))"
+        case let .roundTripProbeFailed(reason): "selected pair RTT probe failed: \(reason)"
         }
     }
 }

@@ -74,15 +74,23 @@ extension IceTransport {
         guard stream == streamID, component == Self.componentID,
               let l = candidate(from: local), let r = candidate(from: remote) else { return }
         let pair = IceCandidatePair(local: l, remote: r)
-        state.withLock { s in
-            guard !s.closed, s.selectedPair != pair else { return }
+        let changed = state.withLock { s -> Bool in
+            guard !s.closed, s.selectedPair != pair else { return false }
             s.selectedPair = pair
+            s.rtt.reset() // W3C pair statistics belong to one pair
             record(.selectedPair(pair), in: &s)
             emit(.selectedPairChanged(pair))
+            return true
         }
+        if changed { roundTripPairSelected() }
     }
 
     func niceReceive(_ bytes: UnsafeRawBufferPointer) {
+        // Tern's RTT probes (first byte 0xFE, which RFC 7983 demultiplexers drop) stop here.
+        if PairProbeMessage.looksLikeProbe(bytes) {
+            roundTripProbeReceived(Array(bytes))
+            return
+        }
         guard let handler = receiveHandler.withLock({ $0 }) else { return }
         handler(Array(bytes))
     }

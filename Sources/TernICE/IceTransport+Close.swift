@@ -39,6 +39,9 @@ extension IceTransport {
             for id in ids { g_signal_handler_disconnect(agent.object, id) }
             nice_agent_attach_recv(agent.pointer, stream, Self.componentID, agent.loop.context, nil, nil)
             nice_agent_remove_stream(agent.pointer, stream)
+            // No new TLS bridge connections; open ones end when libnice closes them or when the
+            // agent is finalised (NiceAgentHandle), after the TURN deallocations went through.
+            for bridge in agent.bridges { bridge.stopListening() }
         }
         let loop = agent.loop
         guard let context else { return }

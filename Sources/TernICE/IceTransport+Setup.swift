@@ -50,10 +50,14 @@ extension IceTransport {
             tern_g_object_set_uint(agent.object, "stun-server-port", guint(stun.port))
         }
         for turn in servers where turn.kind != .stun {
-            let type: NiceRelayType = switch turn.kind {
-            case .turnTCP: NICE_RELAY_TYPE_TURN_TCP
-            case .turnTLS: NICE_RELAY_TYPE_TURN_TLS
-            default: NICE_RELAY_TYPE_TURN_UDP
+            let type: NiceRelayType
+            switch turn.kind {
+            case .turnTCP: type = NICE_RELAY_TYPE_TURN_TCP
+            case .turnUDP, .stun: type = NICE_RELAY_TYPE_TURN_UDP
+            case .turnTLS:
+                // Never NICE_RELAY_TYPE_TURN_TLS: libnice 0.1.21 would send plain TCP there.
+                // `agentServers` replaced every `turns:` server by its TLS bridge.
+                throw .invalidConfiguration(reason: "\(turn): turns: server without its TLS bridge")
             }
             let ok = nice_agent_set_relay_info(agent.pointer, stream, componentID, turn.host, guint(turn.port),
                                                turn.username ?? "", turn.credential ?? "", type)

@@ -46,7 +46,10 @@ extension IceTransport {
             nice_agent_set_remote_credentials(agent.pointer, stream, credentials.ufrag, credentials.pwd) != 0
         }
         guard ok else { throw .rejected(operation: "nice_agent_set_remote_credentials", reason: "refused") }
-        state.withLock { record(.remoteCredentialsSet(usernameFragment: credentials.ufrag), in: &$0) }
+        state.withLock { s in
+            s.remoteCredentials = credentials
+            record(.remoteCredentialsSet(usernameFragment: credentials.ufrag), in: &s)
+        }
     }
 
     /// Adds one remote candidate (`candidate:...` or `a=candidate:...`). Throws only for a

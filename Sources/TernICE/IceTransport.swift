@@ -33,6 +33,11 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
         var closed = false
         var signalHandlers: [gulong] = []
         var callbackContext: Unmanaged<NiceCallbackContext>?
+        /// The peer's current ufrag/password (its password keys the RTT probes).
+        var remoteCredentials: IceCredentials?
+        /// Round-trip time of the selected pair, measured with our own probes (IceTransport+RTT.swift).
+        var rtt = PairRTTProbe()
+        var rttTimerRunning = false
     }
 
     let state = Mutex(State())
@@ -59,19 +64,23 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
     public var maximumDatagramSize: Int { configuration.maximumDatagramSize }
 
     /// Creates the agent on `loop` (a new `GLibEventLoop` when nil). Server host names are
-    /// resolved here, blocking, with the system resolver.
+    /// resolved here, blocking, with the system resolver, and a local TLS bridge is started on
+    /// the loop for each `turns:` server (Docs/ICE.md, "TURN over TLS").
     public init(configuration: IceConfiguration = IceConfiguration(), role: IceRole,
                 loop: GLibEventLoop? = nil, clock: any MonotonicClock = SystemClock()) throws(IceError) {
         self.configuration = configuration
         self.role = role
         self.clock = clock
-        let servers = try Self.resolveServers(configuration.servers)
+        let resolved = try Self.resolveServers(configuration.servers)
         let loop = loop ?? GLibEventLoop(name: "tern.ice.\(role.rawValue)")
+        let bridges = try Self.startTLSBridges(configured: configuration.servers, resolved: resolved,
+                                               options: configuration.turnTLS, loop: loop)
+        let servers = Self.agentServers(resolved, bridges: bridges)
         var options = NICE_AGENT_OPTION_REGULAR_NOMINATION.rawValue | NICE_AGENT_OPTION_ICE_TRICKLE.rawValue
         if configuration.consentFreshness { options |= NICE_AGENT_OPTION_CONSENT_FRESHNESS.rawValue }
         guard let raw = nice_agent_new_full(loop.context, NICE_COMPATIBILITY_RFC5245, NiceAgentOption(rawValue: options))
         else { throw .agentCreationFailed(reason: "nice_agent_new_full returned NULL") }
-        agent = NiceAgentHandle(pointer: raw, loop: loop)
+        agent = NiceAgentHandle(pointer: raw, loop: loop, bridges: bridges)
         try Self.configure(agent, configuration, role: role)
         let stream = nice_agent_add_stream(raw, 1)
         guard stream != 0 else { throw .agentCreationFailed(reason: "nice_agent_add_stream failed") }
@@ -79,6 +88,7 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
         try Self.configureStream(agent, stream: stream, configuration, servers: servers)
         (events, continuation) = AsyncStream.makeStream(of: IceEvent.self, bufferingPolicy: .unbounded)
         connectCallbacks()
+        connectTLSBridges()
     }
 
     deinit {
@@ -91,8 +101,19 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
     public var transportState: IceTransportState { state.withLock { $0.transportState } }
     /// The current gathering state.
     public var gatheringState: IceGatheringState { state.withLock { $0.gatheringState } }
-    /// The pair carrying data, once one is selected.
-    public var selectedPair: IceCandidatePair? { state.withLock { $0.selectedPair } }
+    /// The pair carrying data, once one is selected, with its round-trip time statistics so far
+    /// (`roundTripTime`, `totalRoundTripTime`, `requestsSent`, `responsesReceived`; see
+    /// `IceConfiguration.roundTripProbeInterval`).
+    public var selectedPair: IceCandidatePair? {
+        state.withLock { s in
+            guard var pair = s.selectedPair else { return nil }
+            pair.roundTripTime = s.rtt.currentRoundTripTime
+            pair.totalRoundTripTime = s.rtt.totalRoundTripTime
+            pair.requestsSent = s.rtt.requestsSent
+            pair.responsesReceived = s.rtt.responsesReceived
+            return pair
+        }
+    }
     /// Every local candidate gathered so far (including ones `policy` keeps from signalling).
     public var localCandidates: [IceCandidate] { state.withLock { $0.localCandidates } }
     /// Why the transport is `failed` (nil otherwise). libnice does not report a cause, so this

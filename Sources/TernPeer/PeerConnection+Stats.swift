@@ -16,7 +16,9 @@ extension PeerConnection {
              Array(state.channels.values), Array(state.remoteTracks.values), state.dataChannelsOpened,
              state.dataChannelsClosed, state.iceState)
         }
-        let (ice, driver, pair, dtlsInfo, dtlsState, channels, tracks, opened, closed, iceState) = snapshot
+        let (ice, driver, pairAsSelected, dtlsInfo, dtlsState, channels, tracks, opened, closed, iceState) = snapshot
+        // The live pair carries the RTT figures measured since selection (see Docs/ICE.md).
+        let pair = ice?.selectedPair ?? pairAsSelected
         var entries: [StatsReport.Entry] = []
         func add(_ id: String, _ type: String, _ values: [String: StatsValue]) {
             entries.append(.init(id: id, type: type, timestamp: timestamp, values: values))
@@ -25,11 +27,16 @@ extension PeerConnection {
         add("PC", "peer-connection", ["dataChannelsOpened": .int(Int64(opened)), "dataChannelsClosed": .int(Int64(closed))])
 
         if let pair {
-            add("CP", "candidate-pair", [
+            var pairStats: [String: StatsValue] = [
                 "localCandidateId": .string("LC"), "remoteCandidateId": .string("RC"), "transportId": .string("T"),
                 "state": .string("succeeded"), "nominated": .bool(true),
-                "currentRoundTripTime": pair.roundTripTime.map { .double($0.seconds) } ?? .double(0),
-            ])
+                "totalRoundTripTime": .double(pair.totalRoundTripTime.seconds),
+                "requestsSent": .int(Int64(clamping: pair.requestsSent)),
+                "responsesReceived": .int(Int64(clamping: pair.responsesReceived)),
+            ]
+            // Absent rather than 0 until a measurement exists (a peer that does not answer Tern's probe).
+            if let rtt = pair.roundTripTime { pairStats["currentRoundTripTime"] = .double(rtt.seconds) }
+            add("CP", "candidate-pair", pairStats)
             for (id, type, candidate) in [("LC", "local-candidate", pair.local), ("RC", "remote-candidate", pair.remote)] {
                 add(id, type, [
                     "transportId": .string("T"), "address": .string(candidate.address), "port": .int(Int64(candidate.port)),
@@ -55,7 +62,6 @@ extension PeerConnection {
             add("CERT-remote", "certificate", ["fingerprint": .string(Hex.encode(dtlsInfo.remoteFingerprint.digest, separator: ":", uppercase: true)),
                                                "fingerprintAlgorithm": .string(dtlsInfo.remoteFingerprint.algorithm.rawValue)])
         }
-        _ = ice
         add("T", "transport", transport)
 
         if let driver {

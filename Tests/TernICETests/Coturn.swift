@@ -1,35 +1,60 @@
 import Foundation
 
 /// A real coturn `turnserver` on 127.0.0.1, started by the test and stopped at the end.
-/// Long-term credentials `u:p`, realm `tern`, loopback peers allowed, no TLS/DTLS, no CLI.
+/// Long-term credentials `u:p`, realm `tern`, loopback peers allowed, no DTLS, no CLI; TLS
+/// only when asked (`tls: true`, with a throwaway test CA and a server certificate it signed for
+/// IP 127.0.0.1).
 final class Coturn: @unchecked Sendable {
     // Set once in init, then only read; `process` is Foundation's (thread-safe terminate/wait).
     static let executable = "/usr/bin/turnserver"
+    static let openssl = "/usr/bin/openssl"
     let port: UInt16
+    /// The TLS listening port (`--tls-listening-port`), when started with `tls: true`.
+    let tlsPort: UInt16?
+    /// The test CA that signed the server certificate (PEM), when started with `tls: true`.
+    let certificateAuthorityPEM: String?
     private let process = Process()
     let logPath: String
+    private let certificateDirectory: String?
 
-    /// Nil (with the reason printed) when turnserver is not installed.
-    static func startIfInstalled() throws -> Coturn? {
+    /// Nil (with the reason printed) when turnserver (or, for `tls`, the openssl CLI) is not installed.
+    static func startIfInstalled(tls: Bool = false) throws -> Coturn? {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             print("skipping: \(executable) is not installed (apt-get install coturn)")
             return nil
         }
-        return try Coturn()
+        if tls, !FileManager.default.isExecutableFile(atPath: openssl) {
+            print("skipping: \(openssl) is not installed (apt-get install openssl); it makes the test certificate")
+            return nil
+        }
+        return try Coturn(tls: tls)
     }
 
     /// Loopback by default; `namespace` runs it inside `ip netns exec <namespace>` on `ip`.
-    init(ip: String = "127.0.0.1", namespace: String? = nil) throws {
+    init(ip: String = "127.0.0.1", namespace: String? = nil, tls: Bool = false) throws {
         port = namespace == nil ? try Self.freePort() : 3478
         logPath = NSTemporaryDirectory() + "tern-coturn-\(namespace ?? "lo")-\(port).log"
         let relayLow = Int(port) + 1
         var arguments = [
-            "-n", "--no-cli", "--no-tls", "--no-dtls",
+            "-n", "--no-cli", "--no-dtls",
             "--listening-ip=\(ip)", "--relay-ip=\(ip)", "--listening-port=\(port)",
             "--min-port=\(relayLow)", "--max-port=\(relayLow + 200)",
             "--lt-cred-mech", "--user=u:p", "--realm=tern", "--allow-loopback-peers",
             "--log-file=\(logPath)", "--simple-log", "--no-stdout-log",
         ]
+        if tls {
+            let directory = try Self.makeCertificate(ip: ip)
+            certificateDirectory = directory
+            certificateAuthorityPEM = try String(contentsOfFile: "\(directory)/ca.pem", encoding: .utf8)
+            let tlsPort = UInt16(relayLow + 201)
+            self.tlsPort = tlsPort
+            arguments += ["--cert=\(directory)/cert.pem", "--pkey=\(directory)/key.pem", "--tls-listening-port=\(tlsPort)"]
+        } else {
+            certificateDirectory = nil
+            certificateAuthorityPEM = nil
+            tlsPort = nil
+            arguments.append("--no-tls")
+        }
         if let namespace {
             process.executableURL = URL(fileURLWithPath: NetworkLab.ip)
             arguments = ["netns", "exec", namespace, Self.executable] + arguments
@@ -42,8 +67,10 @@ final class Coturn: @unchecked Sendable {
         try process.run()
         let ready = if let namespace {
             NetworkLab.waitForTCPListener(namespace: namespace, port: port)
+                && tlsPort.map { NetworkLab.waitForTCPListener(namespace: namespace, port: $0) } ?? true
         } else {
             Self.waitForTCPListener(port: port, attempts: 200)
+                && tlsPort.map { Self.waitForTCPListener(port: $0, attempts: 200) } ?? true
         }
         guard ready else {
             stop()
@@ -51,8 +78,40 @@ final class Coturn: @unchecked Sendable {
         }
     }
 
+    /// In a fresh temporary directory: a throwaway P-256 test CA (`ca.pem`) and a server
+    /// certificate it signed (`cert.pem`, key `key.pem`) with subjectAltName IP:`ip` only
+    /// (so `turns:127.0.0.1` verifies and `turns:localhost` is a host name mismatch).
+    private static func makeCertificate(ip: String) throws -> String {
+        let directory = NSTemporaryDirectory() + "tern-coturn-tls-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "subjectAltName=IP:\(ip)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
+            .write(toFile: "\(directory)/server.ext", atomically: true, encoding: .utf8)
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try runOpenSSL(["req", "-x509"] + ec + ["-keyout", "\(directory)/ca.key", "-out", "\(directory)/ca.pem",
+                       "-days", "1", "-subj", "/CN=Tern Test CA",
+                       "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign"])
+        try runOpenSSL(["req"] + ec + ["-keyout", "\(directory)/key.pem", "-out", "\(directory)/server.csr",
+                       "-subj", "/CN=tern-test-turn"])
+        try runOpenSSL(["x509", "-req", "-in", "\(directory)/server.csr", "-CA", "\(directory)/ca.pem",
+                        "-CAkey", "\(directory)/ca.key", "-CAcreateserial", "-out", "\(directory)/cert.pem",
+                        "-days", "1", "-extfile", "\(directory)/server.ext"])
+        return directory
+    }
+
+    private static func runOpenSSL(_ arguments: [String]) throws {
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: openssl)
+        make.arguments = arguments
+        make.standardOutput = FileHandle.nullDevice
+        make.standardError = FileHandle.nullDevice
+        try make.run()
+        make.waitUntilExit()
+        guard make.terminationStatus == 0 else { throw CoturnError.certificateFailed(status: make.terminationStatus) }
+    }
+
     /// SIGTERM, then SIGKILL after 1 s: coturn 4.6 does not always exit on SIGTERM.
     func stop() {
+        if let certificateDirectory { try? FileManager.default.removeItem(atPath: certificateDirectory) }
         guard process.isRunning else { return }
         process.terminate()
         for _ in 0..<50 where process.isRunning { usleep(20_000) }
@@ -109,9 +168,11 @@ final class Coturn: @unchecked Sendable {
 enum CoturnError: Error, CustomStringConvertible {
     case noFreePort
     case didNotStart(log: String)
+    case certificateFailed(status: Int32)
     var description: String {
         switch self {
         case .noFreePort: "no free port for turnserver"
+        case let .certificateFailed(status): "openssl could not make the test certificates (exit \(status))"
         case let .didNotStart(log): "turnserver did not start listening; see \(log)"
         }
     }

@@ -32,22 +32,38 @@ import TernCore
         #expect(b.transport.selectedPair?.remote.address == NetworkLab.natPublicAddress)
         try a.transport.send([1, 2, 3]); try b.transport.send([4, 5, 6])
         #expect(await eventually { b.received.withLock { $0.contains([1, 2, 3]) } && a.received.withLock { $0.contains([4, 5, 6]) } })
+        // Round-trip time measured across the NAT, on both sides.
+        #expect(await eventually { (a.transport.selectedPair?.responsesReceived ?? 0) > 0 })
+        #expect(await eventually { (b.transport.selectedPair?.responsesReceived ?? 0) > 0 })
         print("NAT trace (inside agent):\n\(a.transport.trace)")
         a.transport.close(); b.transport.close()
         for t in tasks { await t.value }
     }
 
-    @Test func relayOnlyAgentBehindNATConnectsThroughTURN() async throws {
+    /// `tls`: `turns:` to coturn across the NAT with a test-CA certificate. The TLS bridge runs on
+    /// the inside agent's loop thread, so its listener and its connection to the server live in
+    /// the lan namespace like libnice's sockets.
+    @Test(arguments: ["udp", "tls"])
+    func relayOnlyAgentBehindNATConnectsThroughTURN(transport: String) async throws {
         guard let lab = NetworkLab.makeIfPossible() else { return }
         defer { lab.tearDown() }
         guard FileManager.default.isExecutableFile(atPath: Coturn.executable) else { return }
-        let coturn = try Coturn(ip: NetworkLab.wanAddress, namespace: lab.wan)
+        if transport == "tls", !FileManager.default.isExecutableFile(atPath: Coturn.openssl) {
+            print("skipping: \(Coturn.openssl) is not installed; it makes the test certificates")
+            return
+        }
+        let coturn = try Coturn(ip: NetworkLab.wanAddress, namespace: lab.wan, tls: transport == "tls")
         defer { coturn.stop() }
 
         var inside = IceConfiguration()
         inside.allowedAddresses = [NetworkLab.lanAddress]
         inside.transportPolicy = .relay
-        inside.servers = [try IceServer(url: "turn:\(NetworkLab.wanAddress):\(coturn.port)", username: "u", credential: "p")]
+        if transport == "tls", let tlsPort = coturn.tlsPort, let ca = coturn.certificateAuthorityPEM {
+            inside.servers = [try IceServer(url: "turns:\(NetworkLab.wanAddress):\(tlsPort)", username: "u", credential: "p")]
+            inside.turnTLS.trustedCertificatesPEM = [ca]
+        } else {
+            inside.servers = [try IceServer(url: "turn:\(NetworkLab.wanAddress):\(coturn.port)", username: "u", credential: "p")]
+        }
         var outside = IceConfiguration()
         outside.allowedAddresses = [NetworkLab.wanAddress]
         let a = try IcePeer(.controlling, IceTransport(configuration: inside, role: .controlling,
@@ -62,6 +78,12 @@ import TernCore
         #expect(b.transport.selectedPair?.remote.port != nil)
         try a.transport.send([9]); try b.transport.send([8])
         #expect(await eventually { b.received.withLock { $0.contains([9]) } && a.received.withLock { $0.contains([8]) } })
+        // Round-trip time of the relay pair: NAT → TURN server → peer and back.
+        #expect(await eventually { (a.transport.selectedPair?.responsesReceived ?? 0) > 0 })
+        if transport == "tls" {
+            #expect(a.transport.trace.entries.contains { if case .turnTLSEstablished = $0.event { true } else { false } })
+            print("NAT turns: trace (inside agent):\n\(a.transport.trace)")
+        }
         a.transport.close(); b.transport.close()
         for t in tasks { await t.value }
     }
