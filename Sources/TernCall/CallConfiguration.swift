@@ -9,6 +9,10 @@ public struct CallConfiguration: Hashable, Sendable {
     public var maxIceRestarts: Int = 3
     /// Longest time in `reconnecting` before the call ends with `disconnected`.
     public var reconnectTimeout: Duration = .seconds(20)
+    /// Extra ring time the caller waits after its invite's `timeoutMs` for the server's `timeout`
+    /// (which ends the call on every device with `noAnswer`) before it gives up itself and sends
+    /// `cancel` (which the callee sees as `cancelled`). Without it the two timers race.
+    public var callerRingGrace: Duration = .seconds(1)
     /// Extra ring time the callee waits after the invite's `timeoutMs` for the server's
     /// `timeout` before it ends the call itself.
     public var calleeRingGrace: Duration = .seconds(2)

@@ -7,7 +7,7 @@ extension CallSession {
     static func outgoing(invite: CallInvite, txCode: String, configuration: CallConfiguration,
                          now: Instant, _ out: inout [CallOutput]) -> CallSession {
         var session = CallSession(role: .caller, invite: invite, txCode: txCode, configuration: configuration)
-        session.ringDeadline = now + .milliseconds(invite.timeoutMs)
+        session.ringDeadline = now + .milliseconds(invite.timeoutMs) + configuration.callerRingGrace
         out.append(.send(.invite(invite)))
         return session
     }

@@ -86,12 +86,14 @@ struct CallLifecycleTests {
         #expect(relay.states["bob"] == ["RINGING", "ENDED(noAnswer)"])
     }
 
-    @Test("no answer and no server timeout: the caller's own ring timer ends it and sends cancel")
+    @Test("no answer and no server timeout: the caller's own ring timer ends it after the grace and sends cancel")
     func noAnswerLocalTimer() throws {
         let relay = CallRelay.pair()
         try relay.call("alice", to: "bob", timeout: .seconds(10))
         relay.calls["c1"]?.deadline = .distantFuture // a server that never sends timeout
         relay.advance(to: .zero + .seconds(10))
+        #expect(relay.state("alice") == .ringing, "the server's timeout gets the ring time plus a grace")
+        relay.advance(to: .zero + .seconds(11))
         #expect(relay.states["alice"] == ["RINGING", "ENDED(noAnswer)"])
         #expect(relay.sent("alice").last == .cancel(callId: "c1"))
         #expect(relay.states["bob"] == ["RINGING", "ENDED(cancelled)"])

@@ -23,6 +23,10 @@ extension CallAgent {
     }
 
     func send(_ message: SignalingMessage) async {
+        guard let signaling else {
+            continuation.yield(.problem(callId: message.callId, "signaling not connected: \(message.type) not sent"))
+            return
+        }
         do { try await signaling.send(message) } catch {
             continuation.yield(.problem(callId: message.callId, "signaling send failed: \(error)"))
         }
@@ -43,10 +47,11 @@ extension CallAgent {
     private func perform(_ action: CallAction) async {
         switch action {
         case .connectSignaling:
-            // The SignalingClient handed to the agent is already connected and registered.
-            await process(core.signalingConnected(now: clock.now()))
+            await connectSignaling()
         case .disconnectSignaling:
-            await signaling.close()
+            let client = signaling
+            signaling = nil
+            await client?.close()
         case let .createOffer(callId, media):
             guard createPeer(callId: callId, media: media, isCaller: true) else { return }
             if let peer = calls[callId]?.peer {

@@ -17,7 +17,12 @@ public actor CallAgent {
     public nonisolated let user: String
 
     let continuation: AsyncStream<CallAgentEvent>.Continuation
-    let signaling: SignalingClient
+    /// The live signaling connection; nil while disconnected (`paused`, `resuming`, `stopped`).
+    var signaling: SignalingClient?
+    /// Opens and registers a new connection (reconnects); nil when the app handed over one client.
+    let connector: SignalingConnector?
+    /// Counts connections, so a stale connection's end is not taken for the current one's.
+    var connectionGeneration = 0
     let peerConfiguration: PeerConfiguration
     let clock: any MonotonicClock
     var core: CallClient
@@ -26,14 +31,36 @@ public actor CallAgent {
     var timer: Task<Void, Never>?
     var callCounter = 0
 
+    /// Opens a signaling connection and registers on it; the agent calls it on `start()` and
+    /// again after a lost connection, on `CallConfiguration.reconnectBackoff`.
+    public typealias SignalingConnector = @Sendable () async throws -> SignalingClient
+
+    /// An agent on one already registered connection. If that connection drops, the active call
+    /// ends (`signalingLost`) and, having no way to open another, the client ends `failed`;
+    /// use `init(user:connect:...)` to reconnect automatically.
     /// - Parameters:
     ///   - user: the id this client registered as on `signaling`.
     ///   - signaling: a registered client (WebSocket or in-memory).
     ///   - peerConfiguration: how each call's peer connection is set up (ICE servers, ...).
     public init(user: String, signaling: SignalingClient, peerConfiguration: PeerConfiguration = PeerConfiguration(),
                 configuration: CallConfiguration = CallConfiguration(), clock: any MonotonicClock = SystemClock()) {
+        self.init(user: user, signaling: signaling, connector: nil, peerConfiguration: peerConfiguration,
+                  configuration: configuration, clock: clock)
+    }
+
+    /// An agent that opens its own connections with `connect` (connect + register), on `start()`
+    /// and after every lost connection: `running` → `paused` → `resuming` → `running`.
+    public init(user: String, connect: @escaping SignalingConnector, peerConfiguration: PeerConfiguration = PeerConfiguration(),
+                configuration: CallConfiguration = CallConfiguration(), clock: any MonotonicClock = SystemClock()) {
+        self.init(user: user, signaling: nil, connector: connect, peerConfiguration: peerConfiguration,
+                  configuration: configuration, clock: clock)
+    }
+
+    private init(user: String, signaling: SignalingClient?, connector: SignalingConnector?,
+                 peerConfiguration: PeerConfiguration, configuration: CallConfiguration, clock: any MonotonicClock) {
         self.user = user
         self.signaling = signaling
+        self.connector = connector
         self.peerConfiguration = peerConfiguration
         self.clock = clock
         self.core = CallClient(configuration: configuration)
@@ -45,14 +72,6 @@ public actor CallAgent {
         let now = clock.now()
         let outputs = try core.start(now: now)
         await process(outputs)
-        let messages = signaling.messages
-        tasks.append(Task { [weak self] in
-            for await message in messages {
-                guard let self else { return }
-                await self.receive(message)
-            }
-            await self?.signalingClosed()
-        })
     }
 
     /// Stops the client: ends any call and stops every task.
@@ -179,7 +198,42 @@ public actor CallAgent {
         await process(core.handleTimeout(now: clock.now()))
     }
 
-    private func signalingClosed() async {
+    /// The core asked for a connection: the handed-over client the first time, otherwise a new
+    /// one from the connector (a reconnect).
+    func connectSignaling() async {
+        let client: SignalingClient
+        if let existing = signaling {
+            client = existing
+        } else if let connector {
+            do {
+                client = try await connector()
+            } catch {
+                continuation.yield(.problem(callId: nil, "signaling connect failed: \(error)"))
+                await process(core.signalingConnectFailed(now: clock.now()))
+                return
+            }
+        } else {
+            continuation.yield(.problem(callId: nil, "signaling connection lost and no connector to open another"))
+            await process(core.signalingConnectFailed(now: clock.now()))
+            return
+        }
+        signaling = client
+        connectionGeneration += 1
+        let generation = connectionGeneration
+        let messages = client.messages
+        tasks.append(Task { [weak self] in
+            for await message in messages {
+                guard let self else { return }
+                await self.receive(message)
+            }
+            await self?.signalingClosed(generation: generation)
+        })
+        await process(core.signalingConnected(now: clock.now()))
+    }
+
+    private func signalingClosed(generation: Int) async {
+        guard generation == connectionGeneration, signaling != nil else { return }
+        signaling = nil
         await process(core.signalingLost(now: clock.now()))
     }
 }

@@ -1,0 +1,213 @@
+import Synchronization
+import Testing
+import TernCall
+import TernCore
+import TernPeer
+import TernSignaling
+import TernSignalingClient
+import TernSignalingServer
+
+/// Every way a call can end, and a signaling connection that drops and comes back, end to end:
+/// call agents with real peer connections through the real WebSocket server on 127.0.0.1.
+@Suite("Call lifecycle through the real signaling server", .serialized)
+struct CallLifecycleEndToEndTests {
+    /// What one agent reported, recorded by a watcher task.
+    final class Observer: Sendable {
+        let states = Mutex<[String]>([])
+        let reasons = Mutex<[String]>([])
+        let clientStates = Mutex<[String]>([])
+        let invites = Mutex<Int>(0)
+
+        func watch(_ agent: CallAgent) -> Task<Void, Never> {
+            Task {
+                for await event in agent.events {
+                    guard case let .call(output) = event else { continue }
+                    switch output {
+                    case let .stateChanged(change):
+                        states.withLock { $0.append(change.state.rawValue) }
+                        if let reason = change.reason { reasons.withLock { $0.append("\(reason)") } }
+                    case .incomingCall:
+                        invites.withLock { $0 += 1 }
+                    case let .clientStateChanged(state):
+                        clientStates.withLock { $0.append("\(state)") }
+                    default:
+                        break
+                    }
+                }
+            }
+        }
+
+        var lastState: String? { states.withLock { $0.last } }
+        var lastReason: String? { reasons.withLock { $0.last } }
+        var lastClientState: String? { clientStates.withLock { $0.last } }
+    }
+
+    /// A server, agents on it and their observers; torn down by `finish()`.
+    struct Rig {
+        let server: SignalingServer
+        let url: String
+        var agents: [CallAgent] = []
+        var watchers: [Task<Void, Never>] = []
+
+        static func start(port: Int = 0) async throws -> Rig {
+            let server = SignalingServer(host: "127.0.0.1", port: port)
+            let bound = try await server.start()
+            return Rig(server: server, url: "ws://127.0.0.1:\(bound)/v1")
+        }
+
+        /// An agent that connects (and reconnects) by itself.
+        mutating func agent(_ user: String, configuration: CallConfiguration = CallConfiguration())
+            async throws -> (CallAgent, Observer) {
+            let url = self.url
+            let agent = CallAgent(user: user, connect: {
+                // The call core decides busy and acceptance; the signaling client must not.
+                let client = try await SignalingClient.connect(
+                    url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil))
+                try await client.register(user: user, token: "")
+                return client
+            }, peerConfiguration: .loopback, configuration: configuration)
+            let observer = Observer()
+            watchers.append(observer.watch(agent))
+            try await agent.start()
+            agents.append(agent)
+            return (agent, observer)
+        }
+
+        func finish() async {
+            for agent in agents { await agent.stop() }
+            watchers.forEach { $0.cancel() }
+            await server.shutdown()
+        }
+    }
+
+    private func eventually(seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        while clock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    /// alice calls bob and bob accepts: both IN_PROGRESS.
+    private func connect(_ alice: CallAgent, _ aliceSeen: Observer, _ bob: CallAgent, _ bobSeen: Observer) async throws {
+        let invitesBefore = bobSeen.invites.withLock { $0 }
+        _ = try await alice.call(to: "bob", media: .audioOnly)
+        #expect(await eventually { bobSeen.invites.withLock { $0 } == invitesBefore + 1 })
+        try await bob.accept(media: .audioOnly)
+        #expect(await eventually { aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS" })
+    }
+
+    @Test("cancel before answer: both sides end with reason cancelled")
+    func cancelBeforeAnswer() async throws {
+        var rig = try await Rig.start()
+        let (alice, aliceSeen) = try await rig.agent("alice")
+        let (_, bobSeen) = try await rig.agent("bob")
+        _ = try await alice.call(to: "bob", media: .audioOnly)
+        #expect(await eventually { bobSeen.invites.withLock { $0 } == 1 && aliceSeen.lastState == "RINGING" })
+        try await alice.cancel()
+        #expect(await eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
+        #expect(aliceSeen.lastReason == "cancelled")
+        #expect(bobSeen.lastReason == "cancelled")
+        await rig.finish()
+    }
+
+    @Test("nobody answers within the call's timeout: both sides end with reason noAnswer")
+    func noAnswer() async throws {
+        var rig = try await Rig.start()
+        let (alice, aliceSeen) = try await rig.agent("alice")
+        let (_, bobSeen) = try await rig.agent("bob")
+        _ = try await alice.call(to: "bob", media: .audioOnly, timeout: .seconds(1))
+        #expect(await eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
+        #expect(aliceSeen.states.withLock { $0 } == ["RINGING", "ENDED"])
+        #expect(aliceSeen.lastReason == "noAnswer")
+        #expect(bobSeen.lastReason == "noAnswer")
+        await rig.finish()
+    }
+
+    @Test("busy: a third party calling someone in a call ends busy; the call in progress goes on")
+    func busyWhileInACall() async throws {
+        var rig = try await Rig.start()
+        let (alice, aliceSeen) = try await rig.agent("alice")
+        let (bob, bobSeen) = try await rig.agent("bob")
+        let (carol, carolSeen) = try await rig.agent("carol")
+        try await connect(alice, aliceSeen, bob, bobSeen)
+        let bobOnCall = await bob.isOnCall
+        #expect(bobOnCall)
+        _ = try await carol.call(to: "bob", media: .audioOnly)
+        #expect(await eventually { carolSeen.lastState == "ENDED" })
+        #expect(carolSeen.lastReason == "busy")
+        #expect(aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS")
+        try await alice.hangUp()
+        #expect(await eventually { bobSeen.lastState == "ENDED" })
+        await rig.finish()
+    }
+
+    @Test("the caller hangs up: caller localHangUp, callee remoteHangUp")
+    func callerHangsUp() async throws {
+        var rig = try await Rig.start()
+        let (alice, aliceSeen) = try await rig.agent("alice")
+        let (bob, bobSeen) = try await rig.agent("bob")
+        try await connect(alice, aliceSeen, bob, bobSeen)
+        try await alice.hangUp()
+        #expect(await eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
+        #expect(aliceSeen.lastReason == "localHangUp")
+        #expect(bobSeen.lastReason == "remoteHangUp")
+        let aliceOnCall = await alice.isOnCall
+        let bobStillOnCall = await bob.isOnCall
+        let stillOnCall = aliceOnCall || bobStillOnCall
+        #expect(!stillOnCall)
+        await rig.finish()
+    }
+
+    @Test("two devices of the callee: the one that does not answer ends answeredElsewhere")
+    func answeredElsewhere() async throws {
+        var rig = try await Rig.start()
+        let (alice, aliceSeen) = try await rig.agent("alice")
+        let (bobPhone, phoneSeen) = try await rig.agent("bob")
+        let (_, deskSeen) = try await rig.agent("bob")
+        _ = try await alice.call(to: "bob", media: .audioOnly)
+        #expect(await eventually { phoneSeen.invites.withLock { $0 } == 1 && deskSeen.invites.withLock { $0 } == 1 })
+        try await bobPhone.accept(media: .audioOnly)
+        #expect(await eventually { deskSeen.lastState == "ENDED" })
+        #expect(deskSeen.lastReason == "answeredElsewhere")
+        #expect(await eventually { aliceSeen.lastState == "IN_PROGRESS" && phoneSeen.lastState == "IN_PROGRESS" })
+        try await alice.hangUp()
+        #expect(await eventually { phoneSeen.lastState == "ENDED" })
+        await rig.finish()
+    }
+
+    @Test("the server goes away mid-call: the call ends signalingLost, the clients pause, reconnect when it is back, and call again")
+    func signalingDropAndReconnect() async throws {
+        var configuration = CallConfiguration()
+        configuration.reconnectBackoff = [.milliseconds(200), .milliseconds(400), .milliseconds(800)]
+        configuration.maxReconnectAttempts = 60
+        var rig = try await Rig.start()
+        let port = try #require(Int(rig.url.split(separator: ":").last?.split(separator: "/").first ?? ""))
+        let (alice, aliceSeen) = try await rig.agent("alice", configuration: configuration)
+        let (bob, bobSeen) = try await rig.agent("bob", configuration: configuration)
+        try await connect(alice, aliceSeen, bob, bobSeen)
+
+        await rig.server.shutdown()
+        #expect(await eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
+        #expect(aliceSeen.lastReason == "signalingLost")
+        #expect(bobSeen.lastReason == "signalingLost")
+        #expect(await eventually { aliceSeen.clientStates.withLock { $0.contains("paused") } })
+        // While paused a call is refused with a clear error, not lost.
+        await #expect(throws: CallError.self) { _ = try await alice.call(to: "bob", media: .audioOnly) }
+
+        // The same address comes back: both clients resume and are running again.
+        let revived = SignalingServer(host: "127.0.0.1", port: port)
+        _ = try await revived.start()
+        #expect(await eventually { aliceSeen.lastClientState == "running" && bobSeen.lastClientState == "running" })
+        #expect(aliceSeen.clientStates.withLock { $0 }.contains("resuming"))
+
+        try await connect(alice, aliceSeen, bob, bobSeen)
+        try await bob.hangUp()
+        #expect(await eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
+        #expect(aliceSeen.lastReason == "remoteHangUp")
+        await rig.finish()
+        await revived.shutdown()
+    }
+}
