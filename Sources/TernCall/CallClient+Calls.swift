@@ -7,10 +7,11 @@ extension CallClient {
     /// - Parameters:
     ///   - callId: unique id of the call (1–128 bytes); the driver usually passes a UUID.
     ///   - timeout: ring time (1–600000 ms); no answer by then ends the call with `noAnswer`.
+    ///   - rejectPolicy: whether one device's reject ends the call (`any`) or all must reject (`all`).
     ///   - txCode: the application's transaction code, echoed in every output of this call.
     public mutating func call(callId: String, to callee: String, media: CallMedia,
                               attachedData: [CallDataItem] = [], timeout: Duration = .seconds(30),
-                              txCode: String, now: Instant) throws(CallError) -> [CallOutput] {
+                              rejectPolicy: CallRejectPolicy = .all, txCode: String, now: Instant) throws(CallError) -> [CallOutput] {
         guard state == .running else { throw .clientNotRunning(state) }
         if let active = currentCall, active.isActive { throw .alreadyOnCall(callId: active.callId) }
         guard (1...128).contains(callId.utf8.count) else { throw .invalidInvite("the call id must be 1–128 bytes") }
@@ -20,7 +21,7 @@ extension CallClient {
             throw .invalidInvite("the ring time must be 1–600000 ms, not \(timeoutMs) ms")
         }
         let invite = CallInvite(callId: callId, to: callee, media: media, attachedData: attachedData,
-                                timeoutMs: timeoutMs)
+                                timeoutMs: timeoutMs, rejectPolicy: rejectPolicy)
         var out: [CallOutput] = []
         currentCall = .outgoing(invite: invite, txCode: txCode, configuration: configuration, now: now, &out)
         return out

@@ -12,16 +12,19 @@ public struct CallInvite: Hashable, Sendable, CustomStringConvertible {
     public var attachedData: [CallDataItem]
     /// The ring time in milliseconds (the server allows 1–600000).
     public var timeoutMs: Int
+    /// How rejects from several devices of the callee end the call.
+    public var rejectPolicy: CallRejectPolicy
 
     /// Creates an invite.
     public init(callId: String, from: String = "", to: String, media: CallMedia,
-                attachedData: [CallDataItem] = [], timeoutMs: Int = 30_000) {
+                attachedData: [CallDataItem] = [], timeoutMs: Int = 30_000, rejectPolicy: CallRejectPolicy = .all) {
         self.callId = callId
         self.from = from
         self.to = to
         self.media = media
         self.attachedData = attachedData
         self.timeoutMs = timeoutMs
+        self.rejectPolicy = rejectPolicy
     }
 
     public var description: String {

@@ -105,7 +105,8 @@ public actor SignalingClient {
             if await handleInvite(invite) == false { return }
         case .accept(let id):
             if outgoingCalls.remove(id) != nil { activeCalls.insert(id) }
-        case .reject(let id, _), .cancel(let id), .hangup(let id), .timeout(let id), .answeredElsewhere(let id):
+        case .reject(let id, _), .cancel(let id), .hangup(let id), .timeout(let id), .answeredElsewhere(let id),
+             .rejectedElsewhere(let id):
             callEnded(id)
         case .assigned(_, _, let agent):
             if options.autoAcceptAssignedCalls { assignedAgents.append(agent) }

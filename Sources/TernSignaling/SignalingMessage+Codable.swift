@@ -32,6 +32,7 @@ extension SignalingMessage: Codable {
         case "hangup": self = .hangup(callId: try string(.callId))
         case "timeout": self = .timeout(callId: try string(.callId))
         case "answeredElsewhere": self = .answeredElsewhere(callId: try string(.callId))
+        case "rejectedElsewhere": self = .rejectedElsewhere(callId: try string(.callId))
         case "description":
             self = .description(callId: try string(.callId),
                                 description: try c.decode(SignalingSessionDescription.self, forKey: .description))
@@ -85,7 +86,7 @@ extension SignalingMessage: Codable {
             try c.encodeIfPresent(invite.timeoutMs, forKey: .timeoutMs)
             try c.encodeIfPresent(invite.rejectPolicy, forKey: .rejectPolicy)
         case .ringing(let id), .accept(let id), .cancel(let id), .hangup(let id), .timeout(let id),
-             .answeredElsewhere(let id):
+             .answeredElsewhere(let id), .rejectedElsewhere(let id):
             try c.encode(id, forKey: .callId)
         case .reject(let id, let reason):
             try c.encode(id, forKey: .callId)

@@ -29,6 +29,9 @@ public enum SignalingMessage: Hashable, Sendable {
     case timeout(callId: String)
     /// Server → the callee's other devices: one device accepted the call.
     case answeredElsewhere(callId: String)
+    /// Server → the callee's other ringing devices: one device rejected and the invite's
+    /// `rejectPolicy` is `any`, so the call is over everywhere.
+    case rejectedElsewhere(callId: String)
     /// Party → server → other party of an answered call.
     case description(callId: String, description: SignalingSessionDescription)
     /// Party → server → other party of an answered call; `nil` is end of candidates.
@@ -66,6 +69,7 @@ public enum SignalingMessage: Hashable, Sendable {
         case .hangup: "hangup"
         case .timeout: "timeout"
         case .answeredElsewhere: "answeredElsewhere"
+        case .rejectedElsewhere: "rejectedElsewhere"
         case .description: "description"
         case .candidate: "candidate"
         case .enqueue: "enqueue"
@@ -84,7 +88,8 @@ public enum SignalingMessage: Hashable, Sendable {
         switch self {
         case .invite(let invite): invite.callId
         case .ringing(let id), .accept(let id), .reject(let id, _), .cancel(let id), .hangup(let id),
-             .timeout(let id), .answeredElsewhere(let id), .description(let id, _), .candidate(let id, _):
+             .timeout(let id), .answeredElsewhere(let id), .rejectedElsewhere(let id), .description(let id, _),
+             .candidate(let id, _):
             id
         case .error(let error): error.callId
         default: nil
@@ -99,6 +104,6 @@ public enum SignalingMessage: Hashable, Sendable {
 
     /// Every type of protocol v1.
     public static let allTypes: Set<String> = clientTypes.union([
-        "registered", "timeout", "answeredElsewhere", "dequeued", "queuePosition", "picked", "assigned", "error",
+        "registered", "timeout", "answeredElsewhere", "rejectedElsewhere", "dequeued", "queuePosition", "picked", "assigned", "error",
     ])
 }

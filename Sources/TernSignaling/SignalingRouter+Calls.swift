@@ -110,7 +110,7 @@ extension SignalingRouter {
         if call.rejectPolicy == .any || remaining.isEmpty {
             let finalReason = call.rejectPolicy == .any ? reason : call.combinedRejectReason
             send(.reject(callId: id, reason: finalReason), to: call.caller, into: &out)
-            for device in remaining { send(.cancel(callId: id), to: device, into: &out) }
+            for device in remaining { send(.rejectedElsewhere(callId: id), to: device, into: &out) }
             calls[id] = nil
         } else {
             calls[id] = call

@@ -178,6 +178,39 @@ struct CallLifecycleEndToEndTests {
         await rig.finish()
     }
 
+    @Test("reject policy any: one device declines, the caller ends rejected and the other device rejectedElsewhere")
+    func rejectedElsewhere() async throws {
+        var rig = try await Rig.start()
+        let (alice, aliceSeen) = try await rig.agent("alice")
+        let (bobPhone, phoneSeen) = try await rig.agent("bob")
+        let (_, deskSeen) = try await rig.agent("bob")
+        _ = try await alice.call(to: "bob", media: .audioOnly, rejectPolicy: .any)
+        #expect(await eventually { phoneSeen.invites.withLock { $0 } == 1 && deskSeen.invites.withLock { $0 } == 1 })
+        try await bobPhone.reject(reason: .declined)
+        #expect(await eventually { aliceSeen.lastState == "ENDED" && deskSeen.lastState == "ENDED" && phoneSeen.lastState == "ENDED" })
+        #expect(aliceSeen.lastReason == "rejected")
+        #expect(deskSeen.lastReason == "rejectedElsewhere")
+        await rig.finish()
+    }
+
+    @Test("reject policy all (default): one device declining leaves the other ringing; it can still accept")
+    func rejectPolicyAllKeepsRinging() async throws {
+        var rig = try await Rig.start()
+        let (alice, aliceSeen) = try await rig.agent("alice")
+        let (bobPhone, phoneSeen) = try await rig.agent("bob")
+        let (bobDesk, deskSeen) = try await rig.agent("bob")
+        _ = try await alice.call(to: "bob", media: .audioOnly)
+        #expect(await eventually { phoneSeen.invites.withLock { $0 } == 1 && deskSeen.invites.withLock { $0 } == 1 })
+        try await bobPhone.reject(reason: .declined)
+        #expect(await eventually { phoneSeen.lastState == "ENDED" })
+        #expect(deskSeen.lastState == "RINGING" && aliceSeen.lastState == "RINGING")
+        try await bobDesk.accept(media: .audioOnly)
+        #expect(await eventually { aliceSeen.lastState == "IN_PROGRESS" && deskSeen.lastState == "IN_PROGRESS" })
+        try await alice.hangUp()
+        #expect(await eventually { deskSeen.lastState == "ENDED" })
+        await rig.finish()
+    }
+
     @Test("the server goes away mid-call: the call ends signalingLost, the clients pause, reconnect when it is back, and call again")
     func signalingDropAndReconnect() async throws {
         var configuration = CallConfiguration()

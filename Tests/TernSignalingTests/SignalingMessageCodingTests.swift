@@ -10,7 +10,7 @@ struct SignalingMessageCodingTests {
                        attachedData: [AttachedData(dataName: "k", dataValue: "v"), AttachedData(dataName: "a", dataValue: "b")],
                        timeoutMs: 30000, rejectPolicy: .any)),
         .ringing(callId: "c1"), .accept(callId: "c1"), .reject(callId: "c1", reason: .busy),
-        .cancel(callId: "c1"), .hangup(callId: "c1"), .timeout(callId: "c1"), .answeredElsewhere(callId: "c1"),
+        .cancel(callId: "c1"), .hangup(callId: "c1"), .timeout(callId: "c1"), .answeredElsewhere(callId: "c1"), .rejectedElsewhere(callId: "c1"),
         .description(callId: "c1", description: SignalingSessionDescription(type: .offer, sdp: "v=0\r\n")),
         .candidate(callId: "c1", candidate: SignalingIceCandidate(
             candidate: "candidate:1 1 udp 2130706431 127.0.0.1 5000 typ host", sdpMid: "0", sdpMLineIndex: 0)),

@@ -62,14 +62,14 @@ struct SignalingRouterMultiDeviceTests {
         #expect(h.send(4, .accept(callId: "c1")) == [send(1, .accept(callId: "c1")), send(3, .answeredElsewhere(callId: "c1"))])
     }
 
-    @Test("policy any: the first reject ends the call and the other devices get cancel")
+    @Test("policy any: the first reject ends the call and the other devices get rejectedElsewhere")
     func policyAny() {
         var (h, invite) = Self.setUp(policy: .any)
         _ = h.send(1, .invite(invite))
         #expect(h.send(3, .reject(callId: "c1", reason: .declined)) == [
             send(1, .reject(callId: "c1", reason: .declined)),
-            send(2, .cancel(callId: "c1")),
-            send(4, .cancel(callId: "c1")),
+            send(2, .rejectedElsewhere(callId: "c1")),
+            send(4, .rejectedElsewhere(callId: "c1")),
         ])
     }
 

@@ -88,11 +88,12 @@ public actor CallAgent {
 
     /// Places a call; returns its id. The state goes RINGING when the callee rings.
     public func call(to callee: String, media: CallMedia, attachedData: [CallDataItem] = [],
-                     timeout: Duration = .seconds(30), txCode: String = "") async throws(CallError) -> String {
+                     timeout: Duration = .seconds(30), rejectPolicy: CallRejectPolicy = .all,
+                     txCode: String = "") async throws(CallError) -> String {
         callCounter += 1
         let callId = "\(user)-\(clock.now().nanoseconds)-\(callCounter)"
         let outputs = try core.call(callId: callId, to: callee, media: media, attachedData: attachedData,
-                                    timeout: timeout, txCode: txCode, now: clock.now())
+                                    timeout: timeout, rejectPolicy: rejectPolicy, txCode: txCode, now: clock.now())
         await process(outputs)
         return callId
     }

@@ -9,7 +9,7 @@ extension CallSignal {
             .invite(Invite(callId: invite.callId, from: invite.from.isEmpty ? nil : invite.from, to: invite.to,
                            media: MediaOptions(audio: invite.media.audio, video: invite.media.video, data: invite.media.data),
                            attachedData: invite.attachedData.map { AttachedData(dataName: $0.name, dataValue: $0.value) },
-                           timeoutMs: invite.timeoutMs))
+                           timeoutMs: invite.timeoutMs, rejectPolicy: RejectPolicy(rawValue: invite.rejectPolicy.rawValue)))
         case let .ringing(id): .ringing(callId: id)
         case let .accept(id): .accept(callId: id)
         case let .reject(id, reason): .reject(callId: id, reason: RejectReason(reason))
@@ -17,8 +17,7 @@ extension CallSignal {
         case let .hangup(id): .hangup(callId: id)
         case let .timeout(id): .timeout(callId: id)
         case let .answeredElsewhere(id): .answeredElsewhere(callId: id)
-        // Protocol v1 has no "rejected elsewhere": the server sends `cancel` to the other devices.
-        case let .rejectedElsewhere(id): .cancel(callId: id)
+        case let .rejectedElsewhere(id): .rejectedElsewhere(callId: id)
         }
     }
 
@@ -30,7 +29,8 @@ extension CallSignal {
                 callId: invite.callId, from: invite.from ?? "", to: invite.to,
                 media: CallMedia(audio: invite.media.audio, video: invite.media.video, data: invite.media.data),
                 attachedData: invite.attachedData.map { CallDataItem(name: $0.dataName, value: $0.dataValue) },
-                timeoutMs: invite.timeoutMs ?? 30_000))
+                timeoutMs: invite.timeoutMs ?? 30_000,
+                rejectPolicy: invite.rejectPolicy.flatMap { CallRejectPolicy(rawValue: $0.rawValue) } ?? .all))
         case let .ringing(id): self = .ringing(callId: id)
         case let .accept(id): self = .accept(callId: id)
         case let .reject(id, reason): self = .reject(callId: id, reason: CallRejectReason(reason))
@@ -38,6 +38,7 @@ extension CallSignal {
         case let .hangup(id): self = .hangup(callId: id)
         case let .timeout(id): self = .timeout(callId: id)
         case let .answeredElsewhere(id): self = .answeredElsewhere(callId: id)
+        case let .rejectedElsewhere(id): self = .rejectedElsewhere(callId: id)
         default: return nil
         }
     }
