@@ -137,6 +137,7 @@ if ProcessInfo.processInfo.environment["TERN_BENCH"] != nil {
         ("RTPBench", ["TernRTP", "BenchSupport"]),
         ("DTLSBench", ["TernDTLS", "CBenchSRTP", "BenchSupport"]),
         ("MediaBench", ["TernMedia", "BenchSupport"]),
+        ("PeerScale", ["TernPeer", "BenchSupport"]),
     ]
     for (name, dependencies) in benchmarkTargets {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies,

@@ -253,8 +253,13 @@ struct MediaEngine {
 
     // MARK: Timers
 
+    /// True when there is an RTP session to report on: a data-only connection sends no RTCP
+    /// (RFC 3550 §6 reports on RTP streams; without one there is nothing to report, and 200
+    /// idle data-only connections spent ~40 % of a core on empty reports and their timers).
+    private var hasRTPStreams: Bool { !senders.isEmpty || !receivers.isEmpty }
+
     var nextTimeout: Instant? {
-        var deadlines = [rtcpSchedule.nextTransmission]
+        var deadlines = hasRTPStreams ? [rtcpSchedule.nextTransmission] : []
         for receiver in receivers.values {
             if let nack = receiver.nack?.nextTimeout(rtt: nil) { deadlines.append(nack) }
             if let assembler = receiver.assembler?.nextTimeout { deadlines.append(assembler) }
@@ -289,7 +294,7 @@ struct MediaEngine {
             }
             receivers[ssrc] = receiver
         }
-        if rtcpSchedule.expire(now: now) {
+        if hasRTPStreams, rtcpSchedule.expire(now: now) {
             let report = makeReport(now: now)
             rtcpSchedule.didSend(size: report.count, now: now)
             queuedRTCP.append(report)
