@@ -125,10 +125,10 @@ struct MediaEngine {
         _ = receiver.statistics.record(packet, at: now)
         switch receiver.info.kind {
         case .audio:
-            let unit = RTPPayloadUnit(payload: Array(packet.payload), marker: packet.marker,
-                                      timestamp: packet.timestamp, sequenceNumber: packet.sequenceNumber)
-            if let frame = try? OpusPayloader.frame(from: unit) {
-                output.events.append(.audioFrame(ssrc: packet.ssrc, frame))
+            if var buffer = receiver.audioBuffer {
+                let released = buffer.insert(packet, at: now)
+                receiver.audioBuffer = buffer
+                deliverAudio(released, ssrc: packet.ssrc, into: &output)
             }
         case .video:
             receiver.nack?.received(sequenceNumber: packet.sequenceNumber, at: now)
@@ -263,6 +263,7 @@ struct MediaEngine {
         for receiver in receivers.values {
             if let nack = receiver.nack?.nextTimeout(rtt: nil) { deadlines.append(nack) }
             if let assembler = receiver.assembler?.nextTimeout { deadlines.append(assembler) }
+            if let audio = receiver.audioBuffer?.nextTimeout { deadlines.append(audio) }
             if receiver.keyframeRequestPending { deadlines.append(receiver.lastPLI.map { $0 + MediaReceiver.pliInterval } ?? .zero) }
         }
         return deadlines.min()
@@ -275,6 +276,11 @@ struct MediaEngine {
                 let assembled = assembler.poll(now: now)
                 receiver.assembler = assembler
                 deliver(assembled, receiver: &receiver, into: &output)
+            }
+            if var buffer = receiver.audioBuffer {
+                let released = buffer.poll(now: now)
+                receiver.audioBuffer = buffer
+                deliverAudio(released, ssrc: ssrc, into: &output)
             }
             if var nack = receiver.nack {
                 let rtt = senders.values.compactMap(\.statistics.roundTripTime).min()
@@ -298,6 +304,22 @@ struct MediaEngine {
             let report = makeReport(now: now)
             rtcpSchedule.didSend(size: report.count, now: now)
             queuedRTCP.append(report)
+        }
+    }
+
+    /// Audio the reorder buffer released, in order, as frames and losses to conceal.
+    private func deliverAudio(_ released: [AudioReorderBuffer.Output], ssrc: UInt32, into output: inout TransportCore.Output) {
+        for item in released {
+            switch item {
+            case let .packet(packet):
+                let unit = RTPPayloadUnit(payload: Array(packet.payload), marker: packet.marker,
+                                          timestamp: packet.timestamp, sequenceNumber: packet.sequenceNumber)
+                if let frame = try? OpusPayloader.frame(from: unit) {
+                    output.events.append(.audioFrame(ssrc: ssrc, frame))
+                }
+            case let .lost(count):
+                output.events.append(.audioLoss(ssrc: ssrc, count: count))
+            }
         }
     }
 

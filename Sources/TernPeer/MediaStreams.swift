@@ -45,6 +45,8 @@ struct MediaReceiver {
     var statistics: ReceiveStatistics
     var nack: NACKGenerator?
     var assembler: FrameAssembler?
+    /// Audio: back in sequence order, gaps reported for concealment.
+    var audioBuffer: AudioReorderBuffer?
     var depacketizer = VP8Depacketizer()
     var framesAssembled: UInt64 = 0
     var framesDropped: UInt64 = 0
@@ -67,6 +69,8 @@ struct MediaReceiver {
         if info.kind == .video {
             if nackEnabled { nack = NACKGenerator(senderSSRC: localSSRC, mediaSSRC: info.ssrc) }
             assembler = FrameAssembler(isFrameStart: MediaReceiver.isVP8FrameStart)
+        } else {
+            audioBuffer = AudioReorderBuffer()
         }
     }
 

@@ -96,6 +96,8 @@ extension PeerConnection {
                 if added { emit(.track(track)) }
             case let .audioFrame(ssrc, frame):
                 state.withLock { $0.remoteTracks[ssrc] }?.consume(frame)
+            case let .audioLoss(ssrc, count):
+                state.withLock { $0.remoteTracks[ssrc] }?.lose(audioFrames: count)
             case let .videoFrame(ssrc, frame):
                 state.withLock { $0.remoteTracks[ssrc] }?.consume(frame)
             case let .keyframeRequested(ssrc):

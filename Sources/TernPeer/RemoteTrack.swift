@@ -22,7 +22,10 @@ public final class RemoteTrack: Sendable {
     public let frames: AsyncStream<Frame>
 
     private struct State {
-        var audioDecoder: OpusAudioDecoder?
+        var audioDecoder: OpusStreamDecoder?
+        /// Audio frames lost just before the next one (concealed when it comes).
+        var pendingAudioLoss = 0
+        var concealedFrames = 0
         var videoDecoder: VP8Decoder?
         var framesReceived = 0
         var framesDecoded = 0
@@ -46,25 +49,34 @@ public final class RemoteTrack: Sendable {
     public var framesDecoded: Int { state.withLock { $0.framesDecoded } }
     /// Frames the decoder refused.
     public var decodeFailures: Int { state.withLock { $0.decodeFailures } }
+    /// Audio frames made up for lost packets (Opus FEC or PLC), W3C `concealmentEvents`-like count.
+    public var concealedFrames: Int { state.withLock { $0.concealedFrames } }
+
+    func lose(audioFrames count: Int) {
+        state.withLock { $0.pendingAudioLoss += count }
+    }
 
     func consume(_ frame: EncodedAudioFrame) {
-        let pcm: [Int16]? = state.withLock { state in
+        let chunks: [[Int16]] = state.withLock { state in
             state.framesReceived += 1
+            let lost = state.pendingAudioLoss
+            state.pendingAudioLoss = 0
             do {
-                let decoder: OpusAudioDecoder
+                let decoder: OpusStreamDecoder
                 if let existing = state.audioDecoder { decoder = existing } else {
-                    decoder = try OpusAudioDecoder()
+                    decoder = try OpusStreamDecoder()
                     state.audioDecoder = decoder
                 }
-                let pcm = try decoder.decode(frame.data)
+                let (chunks, concealed) = try decoder.decode(frame, afterLosing: lost)
                 state.framesDecoded += 1
-                return pcm
+                state.concealedFrames += concealed
+                return chunks
             } catch {
                 state.decodeFailures += 1
-                return nil
+                return []
             }
         }
-        if let pcm { continuation.yield(.audio(pcm)) }
+        for pcm in chunks { continuation.yield(.audio(pcm)) }
     }
 
     func consume(_ frame: EncodedVideoFrame) {

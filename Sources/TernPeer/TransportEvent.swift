@@ -21,6 +21,8 @@ enum TransportEvent: Sendable {
     case remoteStreamStarted(RemoteStreamInfo)
     /// One complete encoded audio frame from the remote side.
     case audioFrame(ssrc: UInt32, EncodedAudioFrame)
+    /// `count` audio packets before the next `audioFrame` of `ssrc` were lost: conceal them.
+    case audioLoss(ssrc: UInt32, count: Int)
     /// One complete encoded video frame from the remote side.
     case videoFrame(ssrc: UInt32, EncodedVideoFrame)
     /// The remote side asked for a keyframe on one of our video streams (PLI/FIR).
