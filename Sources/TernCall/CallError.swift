@@ -12,6 +12,9 @@ public enum CallError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidCallState(operation: String, state: CallSessionState)
     /// The operation needs the call `IN_PROGRESS` (manage-call events, video changes).
     case callNotInProgress(operation: String, state: CallSessionState)
+    /// The call is IN_PROGRESS but its `manage-call` data channel has not opened yet (it opens
+    /// just after the transport); retry shortly.
+    case manageChannelNotOpen(operation: String)
     /// A video request is already waiting for its answer.
     case videoRequestPending(requestId: String)
     /// No video request from the other side is waiting for an answer.
@@ -31,6 +34,8 @@ public enum CallError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidCallState(let operation, let state): "cannot \(operation) a call in state \(state)"
         case .callNotInProgress(let operation, let state):
             "cannot \(operation): the call is \(state), not IN_PROGRESS"
+        case .manageChannelNotOpen(let operation):
+            "cannot \(operation): the manage-call data channel is not open yet (it opens just after IN_PROGRESS); retry shortly"
         case .videoRequestPending(let id): "video request \(id) is still waiting for an answer"
         case .noVideoRequest: "no video request from the other side is waiting for an answer"
         case .envelopeTooLarge(let size, let limit):

@@ -43,8 +43,10 @@ extension CallSession {
         case .timeout:
             if isUnanswered { end(.noAnswer, &out) }
         case .cancel:
-            // `cancel` on an answered call acts as `hangup` (it crossed the accept).
-            end(isUnanswered ? .cancelled : .remoteHangUp, &out)
+            // The server turns a caller's `cancel` on an answered call into `hangup`; a `cancel`
+            // that reaches us means the server took it before our `accept` (which it then refused
+            // with notInCall): for both sides the call was cancelled, not answered and hung up.
+            end(.cancelled, &out)
         case .hangup:
             // A ringing device's `hangup` acts as `reject` declined (Docs/SIGNALING.md).
             end(role == .caller && isUnanswered ? .rejected : .remoteHangUp, &out)

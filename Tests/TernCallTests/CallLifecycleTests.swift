@@ -282,13 +282,13 @@ struct CallLifecycleEdgeTests {
         #expect(bob.currentCall?.state == .ringing)
     }
 
-    @Test("a cancel that crosses the accept acts as a hang-up")
+    @Test("a cancel that crosses the accept ends the callee cancelled, like the caller (the server refused the accept)")
     func cancelCrossesAccept() throws {
         var bob = try running()
         _ = bob.receive(.invite(CallInvite(callId: "c1", from: "alice", to: "bob", media: .audioOnly)), now: .zero)
         _ = try bob.accept(media: .audioOnly, txCode: "T", now: .zero)
         #expect(bob.receive(.cancel(callId: "c1"), now: .zero) == [
-            .stateChanged(CallStateChange(callId: "c1", txCode: "T", state: .ended, reason: .remoteHangUp)),
+            .stateChanged(CallStateChange(callId: "c1", txCode: "T", state: .ended, reason: .cancelled)),
             .action(.closePeer(callId: "c1")),
         ])
     }

@@ -6,8 +6,17 @@ import TernSignaling
 
 /// Carrying out what the call core asks for.
 extension CallAgent {
+    /// Carries out outputs strictly in the order the core produced them. The agent is an actor, so
+    /// while one output awaits (a signaling send), another input can run and produce outputs of its
+    /// own; those are queued behind the ones still being carried out instead of overtaking them
+    /// (seen against Chromium: `CONNECTING` reported before `RINGING`, and `RINGING, ENDED,
+    /// CONNECTING`, which left `tern peer` waiting on an ended call).
     func process(_ outputs: [CallOutput]) async {
-        for output in outputs {
+        pendingOutputs.append(contentsOf: outputs)
+        guard !drainingOutputs else { return }
+        drainingOutputs = true
+        while !pendingOutputs.isEmpty {
+            let output = pendingOutputs.removeFirst()
             switch output {
             case let .send(signal):
                 await send(signal.signalingMessage)
@@ -19,6 +28,7 @@ extension CallAgent {
                 continuation.yield(.call(output))
             }
         }
+        drainingOutputs = false
         rescheduleTimer()
     }
 

@@ -30,6 +30,9 @@ public actor CallAgent {
     var tasks: [Task<Void, Never>] = []
     var timer: Task<Void, Never>?
     var callCounter = 0
+    /// Outputs waiting to be carried out, in order (see `process`).
+    var pendingOutputs: [CallOutput] = []
+    var drainingOutputs = false
 
     /// Opens a signaling connection and registers on it; the agent calls it on `start()` and
     /// again after a lost connection, on `CallConfiguration.reconnectBackoff`.
@@ -177,7 +180,7 @@ public actor CallAgent {
             throw .callNotInProgress(operation: "send a manage-call event", state: call.state)
         }
         guard calls[call.callId]?.manageChannel?.readyState == .open else {
-            throw .callNotInProgress(operation: "send a manage-call event (manage-call channel not open)", state: call.state)
+            throw .manageChannelNotOpen(operation: "send a manage-call event")
         }
     }
 
