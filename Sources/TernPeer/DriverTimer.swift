@@ -9,9 +9,17 @@ import TernCore
 /// `@unchecked Sendable`: the dispatch source is documented thread-safe (`schedule` and `cancel`
 /// may be called from any thread); everything else is behind `Mutex`es.
 final class DriverTimer: @unchecked Sendable {
+    /// The handler in a class: a closure stored directly in a `Mutex` (`Mutex<(() -> Void)?>`)
+    /// gets wrapped in two more reabstraction thunks by every `withLock { $0 }` (the generic
+    /// `inout` is converted in and back out), so each call would be slower than the last.
+    private final class Handler: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
     private final class Shared: Sendable {
         let armedDeadline = Mutex<Instant?>(nil)
-        let handler = Mutex<(@Sendable () -> Void)?>(nil)
+        let handler = Mutex<Handler?>(nil)
     }
 
     private let queue: DispatchQueue
@@ -24,7 +32,7 @@ final class DriverTimer: @unchecked Sendable {
         let shared = self.shared
         source.setEventHandler {
             shared.armedDeadline.withLock { $0 = nil }
-            shared.handler.withLock { $0 }?()
+            shared.handler.withLock { $0 }?.body()
         }
         source.schedule(deadline: .distantFuture)
         source.resume()
@@ -32,7 +40,7 @@ final class DriverTimer: @unchecked Sendable {
 
     /// Sets what runs when the timer fires.
     func setHandler(_ handler: @escaping @Sendable () -> Void) {
-        shared.handler.withLock { $0 = handler }
+        shared.handler.withLock { $0 = Handler(handler) }
     }
 
     /// Arms the timer at `deadline` (nil disarms). Re-arming at the same deadline is free.

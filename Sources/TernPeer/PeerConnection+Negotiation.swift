@@ -96,6 +96,9 @@ extension PeerConnection {
         guard description.type != .rollback else { return }
         try prepareIce(localOffer: description.type == .offer)
         try applyLocalIce()
+        // An answer to an ICE restart restarts our agent here, which clears the remote
+        // credentials and candidates the offer gave it: give them again (RFC 8445 §9).
+        if description.type != .offer { try applyRemoteIce() }
         try applyNegotiationIfComplete()
     }
 
@@ -122,6 +125,15 @@ extension PeerConnection {
             guard let candidate else {
                 state.remoteEndOfCandidates = true
                 return state.remoteCredentialsApplied == nil ? nil : state.ice
+            }
+            // A trickled candidate can overtake the description that scopes it (RFC 8838 §4.3): the
+            // peer gathers as soon as it set its local description, and the app's signaling tasks
+            // may deliver its candidates before our setRemoteDescription ran. W3C would throw
+            // InvalidStateError and the candidate would be lost (ICE then never checks: both sides
+            // stay `new`); we keep it and apply it with the description.
+            guard state.jsep.remoteDescription != nil else {
+                state.earlyRemoteCandidates.append(candidate)
+                return nil
             }
             do throws(JsepError) { try state.jsep.addRemoteCandidate(candidate) } catch { throw .negotiation(error) }
             guard state.remoteCredentialsApplied != nil, let ice = state.ice else {

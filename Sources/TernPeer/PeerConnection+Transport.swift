@@ -62,7 +62,12 @@ extension PeerConnection {
             } else if ice.localCredentials != credentials {
                 _ = try ice.restart()
                 try ice.setLocalCredentials(credentials)
-                state.withLock { $0.remoteCredentialsApplied = nil }
+                // A new ICE generation: the old remote credentials and end-of-candidates do not
+                // carry over (the peer gathers again and trickles after its restart).
+                state.withLock { state in
+                    state.remoteCredentialsApplied = nil
+                    state.remoteEndOfCandidates = false
+                }
             }
         } catch {
             throw .ice(error)
@@ -82,6 +87,12 @@ extension PeerConnection {
             var candidates = remote.media.flatMap(\.candidates).map(\.candidateString)
             candidates += state.pendingRemoteCandidates.map(\.candidate)
             state.pendingRemoteCandidates = []
+            // Candidates that came before the description: those it scopes (matching mid or
+            // m-line index) join it now; the rest are dropped, as JSEP would have refused them.
+            for early in state.earlyRemoteCandidates where (try? state.jsep.addRemoteCandidate(early)) != nil {
+                candidates.append(early.candidate)
+            }
+            state.earlyRemoteCandidates = []
             let endOfCandidates = state.remoteEndOfCandidates || remote.media.contains { $0.endOfCandidates }
             return (ice, credentials, candidates, endOfCandidates)
         }

@@ -29,7 +29,10 @@ public final class PeerConnection: Sendable {
         var iceEventsTask: Task<Void, Never>?
         var gathering = false
         var remoteCredentialsApplied: IceCredentials?
+        /// Candidates accepted by JSEP, waiting for ICE to get the remote credentials.
         var pendingRemoteCandidates: [IceCandidateInit] = []
+        /// Candidates that arrived before any remote description (see `addIceCandidate`).
+        var earlyRemoteCandidates: [IceCandidateInit] = []
         var remoteEndOfCandidates = false
         /// Datagrams ICE delivered before the transport existed (a DTLS ClientHello that beat the answer).
         var earlyDatagrams: [[UInt8]] = []

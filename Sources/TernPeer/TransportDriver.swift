@@ -43,15 +43,17 @@ final class TransportDriver: Sendable {
     func perform<Result: Sendable, Failure: Error>(
         _ body: (TransportCore, Instant) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let now = clock.now()
-        let (result, deadline) = try core.withLock { core throws(Failure) -> (Result, Instant?) in
+        let result = try core.withLock { core throws(Failure) -> Result in
+            let now = clock.now()  // read under the lock, so inputs reach the core in time order
             let result = try body(core, now)
             let output = core.takeOutput()
             // Queued while the core is still locked, so the queue's order is the core's order.
             if !output.datagrams.isEmpty || !output.events.isEmpty { outbox.withLock { $0.queue.append(output) } }
-            return (result, core.nextTimeout)
+            // Armed under the lock too: armed after it, an older deadline computed by another
+            // thread could overwrite a newer one and a retransmission would never fire.
+            timer.arm(at: core.nextTimeout, now: now)
+            return result
         }
-        timer.arm(at: deadline, now: now)
         drainOutbox()
         return result
     }

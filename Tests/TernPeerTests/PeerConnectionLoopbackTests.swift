@@ -21,7 +21,7 @@ struct PeerConnectionLoopbackTests {
         let channel = try pair.caller.createDataChannel("chat")
         try await pair.negotiate()
 
-        #expect(await eventually { channel.readyState == .open })
+        #expect(await eventually { channel.readyState == .open }, "\(pair.diagnosis)")
         #expect(await eventually { calleeChannel.withLock { $0 } != nil })
         let remote = try #require(calleeChannel.withLock { $0 })
         #expect(remote.label == "chat")
@@ -73,7 +73,7 @@ struct PeerConnectionLoopbackTests {
         let channel = try pair.caller.createDataChannel("limited")
         try await pair.negotiate()
         #expect(await eventually { channel.readyState == .open },
-                "ICE \(pair.caller.iceConnectionState)/\(pair.callee.iceConnectionState), connection \(pair.caller.connectionState)/\(pair.callee.connectionState)")
+                "\(pair.diagnosis)")
         #expect(throws: PeerConnectionError.self) { try channel.send([UInt8](repeating: 1, count: 1025)) }
         try channel.send([UInt8](repeating: 1, count: 1024))
     }
@@ -92,7 +92,7 @@ struct PeerConnectionLoopbackTests {
         let video = try pair.caller.addTransceiver(.video, direction: .sendonly)
         try await pair.negotiate()
         #expect(await eventually { pair.caller.connectionState == .connected && pair.callee.connectionState == .connected },
-                "ICE \(pair.caller.iceConnectionState)/\(pair.callee.iceConnectionState), connection \(pair.caller.connectionState)/\(pair.callee.connectionState)")
+                "\(pair.diagnosis)")
 
         var tone = SineToneSource(frequency: 660)
         var pattern = TestPatternSource(width: 320, height: 240)

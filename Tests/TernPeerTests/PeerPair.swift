@@ -20,13 +20,25 @@ struct PeerPair {
 
     /// Forwards each side's trickled candidates to the other side, as a signaling channel would.
     /// Returns the tasks that watch the callee's channels and tracks through `onEvent`.
+    ///
+    /// A candidate is handed over only once the other side has applied the description it
+    /// belongs to (its ufrag is in that side's remote description): a real signaling channel
+    /// carries the description first, and `addIceCandidate` refuses a candidate that comes
+    /// before it (W3C). Forwarding at once raced the test's own negotiation: under load the
+    /// candidates arrived first, were refused, and both agents sat at ICE `new` for good.
     func startTrickle(onCaller: @escaping @Sendable (PeerConnectionEvent) -> Void = { _ in },
                       onCallee: @escaping @Sendable (PeerConnectionEvent) -> Void = { _ in }) -> [Task<Void, Never>] {
         let caller = self.caller, callee = self.callee
         let forward: @Sendable (PeerConnection, PeerConnection, @escaping @Sendable (PeerConnectionEvent) -> Void) -> Task<Void, Never> = { from, to, observe in
             Task {
+                var lastUfrag: String?
                 for await event in from.events {
-                    if case let .iceCandidate(candidate) = event { try? await to.addIceCandidate(candidate) }
+                    if case let .iceCandidate(candidate) = event {
+                        let ufrag = candidate?.usernameFragment ?? lastUfrag
+                        lastUfrag = ufrag
+                        _ = await eventually { to.hasRemoteDescription(withUfrag: ufrag) }
+                        try? await to.addIceCandidate(candidate)
+                    }
                     observe(event)
                 }
             }
@@ -48,6 +60,28 @@ struct PeerPair {
         caller.close()
         callee.close()
     }
+
+    /// Both sides' states and ICE traces, for a failure message when a pair does not connect.
+    var diagnosis: String {
+        """
+        ICE \(caller.iceConnectionState)/\(callee.iceConnectionState), \
+        connection \(caller.connectionState)/\(callee.connectionState), \
+        signaling \(caller.signalingState)/\(callee.signalingState)
+        caller ICE trace:
+        \(caller.iceTrace.map(String.init(describing:)) ?? "(no ICE transport)")
+        callee ICE trace:
+        \(callee.iceTrace.map(String.init(describing:)) ?? "(no ICE transport)")
+        """
+    }
+}
+
+extension PeerConnection {
+    /// Whether the remote description applied carries `ufrag` (any description when nil).
+    func hasRemoteDescription(withUfrag ufrag: String?) -> Bool {
+        guard let sdp = remoteDescription?.sdp else { return false }
+        guard let ufrag else { return true }
+        return sdp.contains("a=ice-ufrag:\(ufrag)\r\n")
+    }
 }
 
 /// Waits until `condition` holds, polling every 10 ms, for at most `timeout`.
@@ -56,7 +90,7 @@ struct PeerPair {
 func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
-    while clock.now < deadline {
+    while clock.now < deadline, !Task.isCancelled {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(10))
     }

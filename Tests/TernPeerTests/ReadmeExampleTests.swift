@@ -10,15 +10,6 @@ struct ReadmeExampleTests {
         let callee = try PeerConnection(configuration: .loopback)
         defer { caller.close(); callee.close() }
 
-        // Signaling: hand trickled candidates to the other side.
-        for (from, to) in [(caller, callee), (callee, caller)] {
-            Task {
-                for await event in from.events {
-                    if case let .iceCandidate(candidate) = event { try? await to.addIceCandidate(candidate) }
-                }
-            }
-        }
-
         let channel = try caller.createDataChannel("chat")
         let offer = try await caller.createOffer()
         try await caller.setLocalDescription(offer)
@@ -26,6 +17,16 @@ struct ReadmeExampleTests {
         let answer = try await callee.createAnswer()
         try await callee.setLocalDescription(answer)
         try await caller.setRemoteDescription(answer)
+
+        // Signaling: hand trickled candidates to the other side once it has the description they
+        // belong to, as a signaling channel would (events wait in `events` until read).
+        for (from, to) in [(caller, callee), (callee, caller)] {
+            Task {
+                for await event in from.events {
+                    if case let .iceCandidate(candidate) = event { try? await to.addIceCandidate(candidate) }
+                }
+            }
+        }
 
         var sent = false
         for await event in channel.events {
