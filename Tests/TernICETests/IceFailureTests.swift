@@ -38,7 +38,9 @@ import TernCore
         #expect(await eventually { a.transport.selectedPair != nil && [.connected, .completed].contains(a.transport.transportState) })
         b.transport.close() // its socket closes: consent checks from `a` go unanswered (RFC 7675)
         #expect(await eventually(within: .seconds(60)) { a.saw(.disconnected) })
-        #expect(a.transport.transportState == .disconnected)
+        // With a 500 ms grace the state may already have moved on to failed when a loaded machine
+        // gets here: the order of the states seen is what proves the path (checked below).
+        #expect([.disconnected, .failed].contains(a.transport.transportState))
         #expect(await eventually(within: .seconds(60)) { a.saw(.failed) })
         let states = a.states
         print("after peer close: \(states.map(\.rawValue)) reason=\(a.transport.failureReason ?? "-")\n\(a.transport.trace)")
