@@ -4,7 +4,7 @@
 SWIFT ?= swift
 SECONDS ?= 60
 
-.PHONY: all demo test build bootstrap fuzz bench clean
+.PHONY: all demo test build bootstrap fuzz bench interop netlab-selftest clean
 
 all: test
 
@@ -35,6 +35,18 @@ fuzz:
 bench:
 	@Scripts/bootstrap core
 	Scripts/bench
+
+## Interop matrix against real aiortc and headless Chromium (root: network namespaces);
+## writes Docs/INTEROP.md.
+interop:
+	@Scripts/bootstrap interop
+	$(SWIFT) build --product tern
+	Interop/run
+
+## The network lab's self-test (root): delay, loss, rate, NAT, link down/up, teardown.
+netlab-selftest:
+	@Scripts/bootstrap interop
+	Interop/netlab/selftest
 
 clean:
 	rm -rf .build .build-fuzz
