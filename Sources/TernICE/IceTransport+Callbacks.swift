@@ -92,7 +92,7 @@ extension IceTransport {
             return
         }
         guard let handler = receiveHandler.withLock({ $0 }) else { return }
-        handler(Array(bytes))
+        handler.body(Array(bytes))
     }
 
     /// libnice candidate → our value, through its own SDP text (one format, one parser).

@@ -34,6 +34,12 @@ extension IceTransport {
     /// `GLibEventLoop` thread, one datagram at a time, and must not block; it may call `send`
     /// and `close`.
     public func setReceiveHandler(_ handler: (@Sendable ([UInt8]) -> Void)?) {
-        receiveHandler.withLock { $0 = handler }
+        receiveHandler.withLock { $0 = handler.map(ReceiveHandler.init) }
     }
+}
+
+/// The function `setReceiveHandler` installed, held by reference (see `IceTransport.receiveHandler`).
+final class ReceiveHandler: Sendable {
+    let body: @Sendable ([UInt8]) -> Void
+    init(_ body: @escaping @Sendable ([UInt8]) -> Void) { self.body = body }
 }

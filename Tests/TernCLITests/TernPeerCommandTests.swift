@@ -80,14 +80,14 @@ struct TernPeerCommandTests {
         }
     }
 
-    private func value(_ object: [String: Any]?, _ path: String) -> Any? {
+    func value(_ object: [String: Any]?, _ path: String) -> Any? {
         var current: Any? = object
         for key in path.split(separator: ".") { current = (current as? [String: Any])?[String(key)] }
         return current
     }
 
     /// Starts `tern signal` on a free port; returns it and its URL.
-    private func startSignal() async throws -> (Child, String) {
+    func startSignal() async throws -> (Child, String) {
         let signal = try Child("signal", ["signal", "--port", "0"])
         guard let line = await signal.line(containing: "listening on ws://"),
               let start = line.range(of: "ws://"),
@@ -104,7 +104,7 @@ struct TernPeerCommandTests {
     }
 
     /// Runs bob (answering) and then alice (calling bob); both must exit within 30 s of the call.
-    private func call(bob bobArguments: [String], alice aliceArguments: [String])
+    func call(bob bobArguments: [String], alice aliceArguments: [String])
         async throws -> (alice: Child, aliceStatus: Int32?, bob: Child, bobStatus: Int32?) {
         let (signal, url) = try await startSignal()
         defer { signal.kill() }

@@ -3,12 +3,18 @@ import TernCore
 import TernPeer
 import TernSCTP
 
-/// `tern peer --call X --echo-count N`: sends N numbered messages on the reliable channel and
-/// checks that the peer (running `--echo`) sends every one back exactly once, in order and
-/// byte for byte.
+/// `tern peer --echo-count N`: sends N numbered messages on its channel `tern-data` and checks
+/// that the peer (running `--echo`) sends every one back exactly once, in order and byte for
+/// byte. On an unordered channel the order is not required; on a partially reliable one
+/// (`maxRetransmits`) messages may be missing, but none may come back twice or altered.
 final class EchoRun: Sendable {
     let count: Int
-    let format: EchoMessageFormat
+    /// Whether the echoes must come back in the order sent (the channel is ordered).
+    let ordered: Bool
+    /// Whether every echo must come back (the channel is reliable).
+    let reliable: Bool
+    /// The last message is sent at the peer's max-message-size (known once the call is up).
+    let lastAtMaxMessageSize: Bool
     /// The pause between two sends; nil: as fast as the channel takes them.
     let interval: Duration?
     /// With no interval, sending pauses while more than this is queued (W3C `bufferedAmount`).
@@ -25,13 +31,21 @@ final class EchoRun: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The message format; the max-message-size message is added to it when the run starts.
+    private let formatState: Mutex<EchoMessageFormat>
     private let clock = ContinuousClock()
 
-    init(count: Int, format: EchoMessageFormat = EchoMessageFormat(), interval: Duration?, highWaterMark: Int = 1 << 20) {
+    var format: EchoMessageFormat { formatState.withLock { $0 } }
+
+    init(count: Int, format: EchoMessageFormat = EchoMessageFormat(), interval: Duration?, highWaterMark: Int = 1 << 20,
+         ordered: Bool = true, reliable: Bool = true, lastAtMaxMessageSize: Bool = false) {
         self.count = count
-        self.format = format
+        formatState = Mutex(format)
         self.interval = interval
         self.highWaterMark = highWaterMark
+        self.ordered = ordered
+        self.reliable = reliable
+        self.lastAtMaxMessageSize = lastAtMaxMessageSize
         state = Mutex(State(sentAt: Array(repeating: nil, count: count)))
     }
 
@@ -40,6 +54,7 @@ final class EchoRun: Sendable {
     @discardableResult
     func receive(_ message: DataChannelMessage) -> Bool {
         let now = clock.now
+        let format = self.format
         guard let sequence = format.sequence(of: message), sequence >= 0, sequence < count else {
             state.withLock { $0.foreign += 1 }
             return false
@@ -56,10 +71,16 @@ final class EchoRun: Sendable {
     }
 
     /// Sends every message, then waits (at most `drainSeconds`) for the echoes still in flight.
-    func run(on channel: DataChannel, timeline: Timeline, drainSeconds: Double = 30) async -> EchoResult {
+    /// `remoteMaxMessageSize` (from the remote description) sizes the last message when
+    /// `lastAtMaxMessageSize` is set.
+    func run(on channel: DataChannel, timeline: Timeline, remoteMaxMessageSize: Int?, drainSeconds: Double = 30) async -> EchoResult {
         let start = clock.now
-        let size = format.bytes(0).count
-        timeline.log("echo", "sending \(count) numbered \(format.binary ? "binary" : "text") messages of \(size)+ bytes on '\(channel.label)'"
+        if lastAtMaxMessageSize, let remoteMaxMessageSize {
+            formatState.withLock { $0.special = (sequence: count - 1, size: remoteMaxMessageSize) }
+        }
+        let format = self.format
+        timeline.log("echo", "sending \(count) numbered \(format.text) on '\(channel.label)'"
+            + " (\(ordered ? "ordered" : "unordered"), \(reliable ? "reliable" : "partially reliable"))"
             + (interval.map { " every \($0.milliseconds) ms" } ?? " as fast as the channel takes them"))
         for sequence in 0..<count where !StopRequest.requested {
             if let interval {
@@ -80,9 +101,14 @@ final class EchoRun: Sendable {
         }
         let lastSend = clock.now
         let deadline = lastSend + .milliseconds(Int(drainSeconds * 1000))
+        // A partially reliable channel may lose messages for good: stop 2 s after the last arrival.
+        var lastProgress = (count: state.withLock { $0.arrivals.count }, at: clock.now)
         while clock.now < deadline, state.withLock({ $0.arrivals.count < $0.sent }), channel.readyState == .open,
               !StopRequest.requested {
             try? await Task.sleep(for: .milliseconds(5))
+            let arrived = state.withLock { $0.arrivals.count }
+            if arrived != lastProgress.count { lastProgress = (arrived, clock.now) }
+            if !reliable, clock.now - lastProgress.at > .seconds(2) { break }
         }
         let result = self.result(elapsed: clock.now - start)
         timeline.log("echo", result.text, fields: ["echo": result.json])
@@ -99,7 +125,8 @@ final class EchoRun: Sendable {
             return EchoResult(
                 sent: state.sent, received: state.arrivals.count, duplicates: state.arrivals.count - distinct.count,
                 missing: state.sent - distinct.filter { $0 < state.sent }.count,
-                inOrder: state.arrivals == Array(0..<state.arrivals.count), corrupted: state.corrupted, foreign: state.foreign,
+                inOrder: zip(state.arrivals, state.arrivals.dropFirst()).allSatisfy { $0 < $1 },
+                corrupted: state.corrupted, foreign: state.foreign,
                 durationMs: elapsed.milliseconds, roundTripMedianMs: percentile(0.5), roundTripP95Ms: percentile(0.95),
                 sendError: state.sendError)
         }
@@ -112,7 +139,7 @@ struct EchoResult: Sendable {
     var received: Int
     var duplicates: Int
     var missing: Int
-    /// Every echo arrived in the order sent, none twice, none skipped before the last one.
+    /// Every echo arrived in the order sent (each after the ones sent before it).
     var inOrder: Bool
     /// Echoes whose bytes differ from what was sent.
     var corrupted: Int
@@ -123,9 +150,11 @@ struct EchoResult: Sendable {
     var roundTripP95Ms: Double?
     var sendError: String?
 
-    /// All sent, all back once, in order.
-    func passed(expected: Int) -> Bool {
-        sent == expected && received == expected && duplicates == 0 && missing == 0 && inOrder && corrupted == 0
+    /// All sent, none back twice or altered; all back when `reliable` (else at least one), in
+    /// order when `ordered`.
+    func passed(expected: Int, ordered: Bool = true, reliable: Bool = true) -> Bool {
+        let complete = reliable ? received == expected && missing == 0 : received > 0 && received <= sent
+        return sent == expected && complete && duplicates == 0 && (inOrder || !ordered) && corrupted == 0
             && sendError == nil
     }
 

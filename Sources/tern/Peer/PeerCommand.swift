@@ -3,6 +3,7 @@ import Foundation
 import TernCall
 import TernICE
 import TernPeer
+import TernSCTP
 import TernTrace
 
 /// `tern peer`: a headless peer on a signaling server (protocol v1) — what interop tests and
@@ -58,8 +59,35 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Caller: pad each echo message to this many bytes (default: just its header, 'tern-echo N').", valueName: "bytes"))
     var echoSize: Int?
 
-    @Flag(help: "Caller: send the echo messages as binary instead of text.")
+    @Flag(help: "Send the echo messages as binary instead of text.")
     var echoBinary = false
+
+    @Option(help: ArgumentHelp("Echo message sizes taken in turn, comma-separated (e.g. 1,16,1000,65536; a message is never shorter than its header).", valueName: "list"))
+    var echoSizes: String?
+
+    @Flag(help: "Alternate text and binary echo messages (text first).")
+    var echoAlternate = false
+
+    @Flag(help: "Send the echo run's last message at the remote's max-message-size (from its SDP).")
+    var echoMaxMessage = false
+
+    @Flag(help: "Open 'tern-data' unordered (W3C ordered: false); the echoes may come back in any order.")
+    var unordered = false
+
+    @Option(help: ArgumentHelp("Open 'tern-data' partially reliable (W3C maxRetransmits); echoes may be missing, never doubled or altered.", valueName: "n"))
+    var maxRetransmits: UInt16?
+
+    @Option(help: ArgumentHelp("Answerer: reject the first incoming call (declined or busy) instead of accepting it.", valueName: "reason"))
+    var reject: String?
+
+    @Option(help: ArgumentHelp("Answerer: let the call ring this many seconds before accepting it.", valueName: "seconds"))
+    var answerDelay: Double?
+
+    @Option(help: ArgumentHelp("Caller: cancel the invite if it is still unanswered after this many seconds.", valueName: "seconds"))
+    var cancelAfter: Double?
+
+    @Option(help: ArgumentHelp("Once the call is up, send one sendMessage envelope on manage-call with this item (repeatable, in order).", valueName: "name=value"))
+    var sendMessage: [String] = []
 
     @Option(help: ArgumentHelp("STUN server HOST:PORT (repeatable).", valueName: "host:port"))
     var stun: [String] = []
@@ -93,16 +121,31 @@ struct PeerCommand: AsyncParsableCommand {
         guard signal.hasPrefix("ws://") else { throw ValidationError("--signal must be a ws:// URL, e.g. ws://127.0.0.1:8787/v1") }
         guard !user.isEmpty, user.utf8.count <= 128 else { throw ValidationError("--user must be 1-128 bytes") }
         if let echoCount {
-            guard callee != nil else { throw ValidationError("--echo-count is for the caller (--call); the answerer uses --echo") }
             guard echoCount > 0, echoCount <= 10_000_000 else { throw ValidationError("--echo-count must be between 1 and 10000000") }
         }
         if let echoIntervalMs {
             guard echoCount != nil else { throw ValidationError("--echo-interval-ms needs --echo-count") }
             guard echoIntervalMs >= 0, echoIntervalMs <= 60_000 else { throw ValidationError("--echo-interval-ms must be 0...60000") }
         }
-        if echoSize != nil || echoBinary {
-            guard echoCount != nil else { throw ValidationError("--echo-size and --echo-binary need --echo-count") }
+        if echoSize != nil || echoBinary || echoSizes != nil || echoAlternate || echoMaxMessage || unordered || maxRetransmits != nil {
+            guard echoCount != nil else {
+                throw ValidationError("--echo-size, --echo-sizes, --echo-binary, --echo-alternate, --echo-max-message, --unordered and --max-retransmits need --echo-count")
+            }
         }
+        _ = try parsedEchoSizes()
+        if let reject {
+            guard answer else { throw ValidationError("--reject is for the answerer (--answer)") }
+            guard CallRejectReason(rawValue: reject) != nil, reject != "unavailable" else { throw ValidationError("--reject must be declined or busy") }
+        }
+        if let answerDelay {
+            guard answer, reject == nil else { throw ValidationError("--answer-delay is for an answerer that accepts (--answer, no --reject)") }
+            guard answerDelay > 0, answerDelay <= 600 else { throw ValidationError("--answer-delay must be between 0 and 600 seconds") }
+        }
+        if let cancelAfter {
+            guard callee != nil else { throw ValidationError("--cancel-after is for the caller (--call)") }
+            guard cancelAfter > 0, cancelAfter <= 30 else { throw ValidationError("--cancel-after must be between 0 and 30 seconds (the ring time)") }
+        }
+        _ = try parsedSendMessage()
         if let echoSize {
             guard echoSize > 0, echoSize <= 16 << 20 else { throw ValidationError("--echo-size must be between 1 and 16777216 bytes") }
         }
@@ -113,6 +156,26 @@ struct PeerCommand: AsyncParsableCommand {
         _ = try iceServers()
     }
 
+    /// `--echo-sizes` as numbers (empty when not given).
+    private func parsedEchoSizes() throws -> [Int] {
+        guard let echoSizes else { return [] }
+        let sizes = echoSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !sizes.isEmpty, sizes.count == echoSizes.split(separator: ",").count, sizes.allSatisfy({ $0 > 0 && $0 <= 16 << 20 }) else {
+            throw ValidationError("--echo-sizes must be comma-separated sizes between 1 and 16777216 bytes")
+        }
+        return sizes
+    }
+
+    /// `--send-message` items.
+    private func parsedSendMessage() throws -> [CallDataItem] {
+        try sendMessage.map { item in
+            guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
+                throw ValidationError("--send-message must be name=value, got '\(item)'")
+            }
+            return CallDataItem(name: String(item[..<equals]), value: String(item[item.index(after: equals)...]))
+        }
+    }
+
     /// The `--stun` and `--turn` servers (W3C `iceServers`).
     private func iceServers() throws -> [IceServer] {
         do {
@@ -120,6 +183,17 @@ struct PeerCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+    }
+
+    /// Adds `manageCall.received` (the manage-call events received, in order) to the summary.
+    static func withManageCall(_ summary: JSONValue, events: [ManageCallEvent]) -> JSONValue {
+        guard case var .object(fields) = summary else { return summary }
+        let received: [JSONValue] = events.map { event in
+            .object(["eventType": .string(event.type.rawValue),
+                     "data": .array(event.data.map { .object(["dataName": .string($0.name), "dataValue": .string($0.value)]) })])
+        }
+        fields["manageCall"] = .object(["received": .array(received)])
+        return .object(fields)
     }
 
     func run() async throws {
@@ -139,7 +213,14 @@ struct PeerCommand: AsyncParsableCommand {
             + (peerConfiguration.iceServers.isEmpty ? "" : "; ICE servers: \(peerConfiguration.iceServers.map(\.description).joined(separator: ", "))"))
         var session = PeerSession(
             options: .init(signalURL: signal, user: user, token: token, callee: callee, media: media, echo: echo,
-                           echoCount: echoCount, echoFormat: EchoMessageFormat(size: echoSize, binary: echoBinary), echoInterval: echoIntervalMs.map { .milliseconds($0) },
+                           echoCount: echoCount,
+                           echoFormat: EchoMessageFormat(size: echoSize, binary: echoBinary, sizes: try parsedEchoSizes(), alternate: echoAlternate),
+                           echoInterval: echoIntervalMs.map { .milliseconds($0) },
+                           ownChannel: DataChannelInit(ordered: !unordered, maxRetransmits: maxRetransmits),
+                           echoLastAtMax: echoMaxMessage, reject: reject.flatMap(CallRejectReason.init(rawValue:)),
+                           answerDelay: answerDelay.map { .milliseconds(Int($0 * 1000)) },
+                           cancelAfter: cancelAfter.map { .milliseconds(Int($0 * 1000)) },
+                           sendMessage: try parsedSendMessage(),
                            peerConfiguration: peerConfiguration, duration: duration.map { .milliseconds(Int($0 * 1000)) },
                            wait: .milliseconds(Int(wait * 1000)), capture: capture),
             timeline: timeline)
@@ -157,7 +238,7 @@ struct PeerCommand: AsyncParsableCommand {
                 timeline.log("error", "could not write the report: \(error)")
             }
         }
-        timeline.summary(summary.json, text: summary.text)
+        timeline.summary(Self.withManageCall(summary.json, events: session.manageEvents), text: summary.text)
         if !summary.steps.allPassed { throw ExitCode(1) }
     }
 }

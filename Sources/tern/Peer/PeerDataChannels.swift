@@ -11,6 +11,8 @@ final class PeerDataChannels: Sendable {
     let name: String
     let echo: Bool
     let echoRun: EchoRun?
+    /// The options of `tern-data` (W3C `RTCDataChannelInit`).
+    let ownOptions: DataChannelInit
     let timeline: Timeline
 
     private struct State {
@@ -23,10 +25,11 @@ final class PeerDataChannels: Sendable {
 
     private let state = Mutex(State())
 
-    init(name: String, echo: Bool, echoRun: EchoRun?, timeline: Timeline) {
+    init(name: String, echo: Bool, echoRun: EchoRun?, ownOptions: DataChannelInit = DataChannelInit(), timeline: Timeline) {
         self.name = name
         self.echo = echo
         self.echoRun = echoRun
+        self.ownOptions = ownOptions
         self.timeline = timeline
     }
 
@@ -39,10 +42,11 @@ final class PeerDataChannels: Sendable {
     /// Why echoing stopped, if it did.
     var echoError: String? { state.withLock { $0.echoError } }
 
-    /// Opens the caller's reliable, ordered channel on the call's peer connection.
+    /// Opens this peer's channel `tern-data` (reliable and ordered unless `ownOptions` say
+    /// otherwise) on the call's peer connection.
     func openOwnChannel(on peer: PeerConnection) {
         do {
-            let channel = try peer.createDataChannel(Self.ownLabel)
+            let channel = try peer.createDataChannel(Self.ownLabel, options: ownOptions)
             state.withLock { $0.own = channel }
             adopt(channel, own: true)
         } catch {
@@ -65,7 +69,8 @@ final class PeerDataChannels: Sendable {
                 case .open:
                     state.withLock { $0.opened.append(channel.label) }
                     timeline.log("dc", "\(name): data channel '\(channel.label)' open (id \(channel.id.map(String.init) ?? "-"), "
-                        + "\(channel.options.ordered ? "ordered" : "unordered"))",
+                        + "\(channel.options.ordered ? "ordered" : "unordered")"
+                        + (channel.options.maxRetransmits.map { ", maxRetransmits \($0)" } ?? "") + ")",
                         fields: ["who": .string(name), "label": .string(channel.label), "event": .string("open")])
                 case let .message(message):
                     state.withLock { $0.received += 1 }

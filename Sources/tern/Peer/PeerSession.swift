@@ -2,6 +2,7 @@ import Foundation
 import TernCall
 import TernCore
 import TernPeer
+import TernSCTP
 import TernSignaling
 import TernSignalingClient
 
@@ -20,6 +21,18 @@ struct PeerSession {
         var echoCount: Int?
         var echoFormat: EchoMessageFormat
         var echoInterval: Duration?
+        /// The options of this peer's channel `tern-data` (unordered, maxRetransmits…).
+        var ownChannel = DataChannelInit()
+        /// The echo run's last message is sent at the peer's max-message-size.
+        var echoLastAtMax = false
+        /// Answerer: reject the first incoming call with this reason instead of accepting it.
+        var reject: CallRejectReason?
+        /// Answerer: let the call ring this long before accepting it.
+        var answerDelay: Duration?
+        /// Caller: cancel the invite if it is still unanswered after this long.
+        var cancelAfter: Duration?
+        /// Sent once in a `sendMessage` envelope on `manage-call` when the call is up.
+        var sendMessage: [CallDataItem] = []
         var peerConfiguration: PeerConfiguration
         /// Caller: how long the call lasts after IN_PROGRESS (nil: 5 s, or the echo run alone).
         /// Answerer: hang up after this long if the caller has not (nil: wait for the caller).
@@ -34,6 +47,8 @@ struct PeerSession {
     var steps = StepLog()
     /// One stats sample per second, for the report.
     let samples = SampleLog()
+    /// The manage-call events received, in order (for the summary).
+    var manageEvents: [ManageCallEvent] = []
 
     init(options: Options, timeline: Timeline) {
         self.options = options
@@ -52,10 +67,13 @@ struct PeerSession {
             return summary
         }
         let participant = CallParticipant(name: user, agent: agent, toneHz: isCaller ? 440 : 660, knownTones: nil)
-        let echoRun = isCaller ? options.echoCount.map {
-            EchoRun(count: $0, format: options.echoFormat, interval: options.echoInterval)
-        } : nil
-        let channels = PeerDataChannels(name: user, echo: options.echo, echoRun: echoRun, timeline: timeline)
+        let own = options.ownChannel
+        let echoRun = options.echoCount.map {
+            EchoRun(count: $0, format: options.echoFormat, interval: options.echoInterval, ordered: own.ordered,
+                    reliable: own.maxRetransmits == nil && own.maxPacketLifeTime == nil,
+                    lastAtMaxMessageSize: options.echoLastAtMax)
+        }
+        let channels = PeerDataChannels(name: user, echo: options.echo, echoRun: echoRun, ownOptions: own, timeline: timeline)
         let watcher = startWatcher(participant, channels: channels).start()
 
         let connected = isCaller ? await placeCall(participant) : await awaitCall(participant)
@@ -68,6 +86,7 @@ struct PeerSession {
         await watcher.value  // the agent's event stream ends with stop: every event is logged
 
         let observed = participant.snapshot
+        manageEvents = observed.manageEvents
         facts.remoteUser = facts.remoteUser ?? observed.incomingFrom
         facts.endReason = observed.endReason
         facts.channelsOpened = channels.opened
@@ -119,7 +138,9 @@ struct PeerSession {
             }
         } else {
             let media = options.media
-            watcher.answer = { invite in media ?? invite.media }
+            // Rejecting or answering late is done by `awaitCall`, not by the watcher.
+            let answersAtOnce = options.reject == nil && options.answerDelay == nil
+            watcher.answer = { invite in answersAtOnce ? media ?? invite.media : nil }
         }
         return watcher
     }
@@ -139,6 +160,9 @@ struct PeerSession {
             return false
         }
         steps.pass("invite", "invited \(callee) with \(media)")
+        if let cancelAfter = options.cancelAfter {
+            return await cancelUnanswered(participant, after: cancelAfter)
+        }
         // Ring time (30 s) plus the call core's connect timeout (20 s) bound this.
         return await waitForInProgress(participant, seconds: 55)
     }
@@ -153,8 +177,62 @@ struct PeerSession {
             return false
         }
         let observed = participant.snapshot
-        steps.pass("incoming", "call from \(observed.incomingFrom ?? "?"), accepted with \(options.media ?? observed.incomingMedia ?? CallMedia())")
+        if let reason = options.reject {
+            steps.pass("incoming", "call from \(observed.incomingFrom ?? "?")")
+            await rejectIncoming(participant, reason: reason)
+            return false
+        }
+        let media = options.media ?? observed.incomingMedia ?? CallMedia()
+        if let delay = options.answerDelay {
+            let ended = await waitFor(seconds: delay.seconds) { participant.snapshot.callStates.last == "ENDED" || StopRequest.requested }
+            if !ended {
+                timeline.log("call", "\(participant.name) accepts after ringing \(delay.seconds) s")
+                do { try await participant.agent.accept(media: media) } catch {
+                    steps.fail("incoming", "could not accept after \(delay.seconds) s: \(error)")
+                    return false
+                }
+            }
+        }
+        steps.pass("incoming", "call from \(observed.incomingFrom ?? "?"), accepted with \(media)")
         return await waitForInProgress(participant, seconds: 30)
+    }
+
+    /// `--reject`: refuses the incoming call; passes when it ENDED `rejected`.
+    private mutating func rejectIncoming(_ participant: CallParticipant, reason: CallRejectReason) async {
+        do { try await participant.agent.reject(reason: reason) } catch {
+            steps.fail("reject", "could not reject: \(error)")
+            return
+        }
+        _ = await waitFor(seconds: 10) { participant.snapshot.callStates.last == "ENDED" }
+        let observed = participant.snapshot
+        let ended = observed.callStates.last == "ENDED"
+        let expected = reason == .busy ? "busy" : "rejected"
+        steps.check("reject", ended && observed.endReason == expected, passed: "rejected (\(reason)): ENDED (\(expected))",
+                    failed: ended ? "ENDED (\(observed.endReason ?? "?")), expected \(expected)" : "not ENDED after the reject")
+    }
+
+    /// `--cancel-after`: cancels the invite if still unanswered; passes when it ENDED `cancelled`.
+    private mutating func cancelUnanswered(_ participant: CallParticipant, after delay: Duration) async -> Bool {
+        _ = await waitFor(seconds: delay.seconds) {
+            let states = participant.snapshot.callStates
+            return states.contains("CONNECTING") || states.last == "ENDED" || StopRequest.requested
+        }
+        let states = participant.snapshot.callStates
+        guard !states.contains("CONNECTING"), states.last != "ENDED" else {
+            steps.fail("cancel", "the call was " + (states.last == "ENDED" ? "over" : "answered") + " before the cancel (\(states))")
+            return false
+        }
+        timeline.log("call", "\(participant.name) cancels the unanswered call after \(delay.seconds) s")
+        do { try await participant.agent.cancel() } catch {
+            steps.fail("cancel", "could not cancel: \(error)")
+            return false
+        }
+        _ = await waitFor(seconds: 10) { participant.snapshot.callStates.last == "ENDED" }
+        let observed = participant.snapshot
+        steps.check("cancel", observed.callStates.last == "ENDED" && observed.endReason == "cancelled",
+                    passed: "cancelled while ringing: ENDED (cancelled)",
+                    failed: "after the cancel: \(observed.callStates.last ?? "NO_CALL") (\(observed.endReason ?? "-"))")
+        return false
     }
 
     private mutating func waitForInProgress(_ participant: CallParticipant, seconds: Double) async -> Bool {
@@ -205,11 +283,24 @@ struct PeerSession {
         let clock = ContinuousClock()
         let start = clock.now
         var facts = CallSummary.PeerFacts(user: participant.name, role: isCaller ? "caller" : "answerer")
+        if !options.sendMessage.isEmpty {
+            // The call core refuses envelopes until `manage-call` is open (it may open after IN_PROGRESS).
+            _ = await waitFor(seconds: 10) { participant.snapshot.manageChannelOpen || participant.snapshot.callStates.last == "ENDED" }
+            do {
+                try await participant.agent.sendMessage(eventData: options.sendMessage)
+                steps.pass("manage-call", "sendMessage sent with \(options.sendMessage.count) data items")
+            } catch {
+                steps.fail("manage-call", "sendMessage failed: \(error)")
+            }
+        }
         if let echoRun {
+            // The caller opened `tern-data` with its offer; the answerer opens it now (DCEP, no renegotiation).
+            if !isCaller, let peer = participant.snapshot.peer { channels.openOwnChannel(on: peer) }
             if let channel = await channels.ownChannelOpen(seconds: 10) {
-                let result = await echoRun.run(on: channel, timeline: timeline)
+                let result = await echoRun.run(on: channel, timeline: timeline, remoteMaxMessageSize: remoteMaxMessageSize(participant))
                 facts.echo = result
-                steps.check("echo", result.passed(expected: echoRun.count), passed: result.text, failed: result.text)
+                steps.check("echo", result.passed(expected: echoRun.count, ordered: echoRun.ordered, reliable: echoRun.reliable),
+                            passed: result.text, failed: result.text)
             } else {
                 steps.fail("echo", "data channel '\(PeerDataChannels.ownLabel)' did not open within 10 s")
             }
@@ -232,6 +323,16 @@ struct PeerSession {
         }
         checkMedia(participant, latest)
         return latest
+    }
+
+    /// The remote's `a=max-message-size` (RFC 8841 §6: 64 KiB when absent).
+    private func remoteMaxMessageSize(_ participant: CallParticipant) -> Int? {
+        let observed = participant.snapshot
+        guard let sdp = isCaller ? observed.answer : observed.offer else { return nil }
+        for line in sdp.split(whereSeparator: \.isNewline) where line.hasPrefix("a=max-message-size:") {
+            return Int(line.dropFirst("a=max-message-size:".count).trimmingCharacters(in: .whitespaces))
+        }
+        return 65536
     }
 
     /// With audio asked for, some audio must arrive and carry a tone; with video, frames must decode.

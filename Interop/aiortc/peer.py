@@ -1,0 +1,690 @@
+#!/usr/bin/env python3
+"""An aiortc peer speaking Tern signaling protocol v1 (Docs/SIGNALING.md) over WebSocket,
+for the interop matrix (issue #10). It calls or answers one call, sends and verifies media and
+data-channel messages, and prints one JSON result line (the last line of stdout).
+
+    peer.py --signal ws://10.77.0.1:8787/v1 --user aio --answer --audio --video --data-test
+    peer.py --signal ws://10.77.0.1:8787/v1 --user aio --call tern --echo --duration 8
+
+Run by Interop/aiortc/run-matrix in a network namespace; needs aiortc, websockets, numpy.
+
+What it verifies (each a named check in the result):
+- audio: the dominant frequency of the received audio (FFT over the last seconds) is
+  --expect-tone Hz within 2 %; it sends a sine of --tone Hz (Opus, 20 ms frames).
+- video: it sends 320x240 frames at 30 fps carrying Tern's test-pattern counter
+  (TernMedia TestPatternLayout: 8x4 blocks in the top half of the luma, 16-bit counter then
+  its complement), and reads the counter back from every decoded frame; decoded distinct
+  counters / (last - first + 1) must be at least 90 %.
+- data (--data-test): opens 'aio-reliable' (ordered, reliable), 'aio-unordered'
+  (ordered: false) and 'aio-rtx0' (ordered: false, maxRetransmits: 0); on the reliable one sends
+  1,000 messages alternating text and binary, sizes cycling 1 B ... 64 KiB, plus one text and
+  one binary message at the remote's max-message-size; the remote (tern peer --echo) must
+  return each byte for byte, in order. The unordered channel must return every message
+  (any order); the maxRetransmits: 0 channel must return only messages that were sent, each
+  intact and at most once (loss allowed).
+- echo (--echo): sends back every message on every channel the remote opens (not
+  'manage-call'), and counts them.
+- lifecycle (--on-invite reject|ignore, --cancel-after S, --hangup-after S): the signaling
+  flow seen (reject, cancel, hangup) is reported in 'signals'.
+"""
+import argparse
+import asyncio
+import fractions
+import hashlib
+import hmac
+import json
+import math
+import sys
+import time
+import uuid
+
+import numpy
+import websockets
+from aiortc import (RTCConfiguration, RTCPeerConnection, RTCSessionDescription,
+                    MediaStreamTrack)
+from aiortc.mediastreams import MediaStreamError
+from aiortc.sdp import candidate_from_sdp
+import av
+
+AUDIO_RATE = 48000
+AUDIO_FRAME = 960  # 20 ms
+VIDEO_W, VIDEO_H = 320, 240
+SIZES = [1, 2, 3, 7, 16, 100, 500, 1000, 1200, 1500, 4096, 8192, 16384, 32768, 65535, 65536]
+
+
+def now_ms(start):
+    return round((time.monotonic() - start) * 1000, 1)
+
+
+class ToneTrack(MediaStreamTrack):
+    """A sine tone, 48 kHz mono s16, 20 ms frames, paced in real time."""
+    kind = "audio"
+
+    def __init__(self, hz):
+        super().__init__()
+        self.hz = hz
+        self.sent = 0
+        self._start = None
+
+    async def recv(self):
+        if self.readyState != "live":
+            raise MediaStreamError
+        if self._start is None:
+            self._start = time.time()
+        wait = self._start + self.sent * AUDIO_FRAME / AUDIO_RATE - time.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        n = numpy.arange(self.sent * AUDIO_FRAME, (self.sent + 1) * AUDIO_FRAME)
+        samples = (numpy.sin(2 * math.pi * self.hz * n / AUDIO_RATE) * 12000).astype(numpy.int16)
+        frame = av.AudioFrame.from_ndarray(samples.reshape(1, -1), format="s16", layout="mono")
+        frame.sample_rate = AUDIO_RATE
+        frame.pts = self.sent * AUDIO_FRAME
+        frame.time_base = fractions.Fraction(1, AUDIO_RATE)
+        self.sent += 1
+        return frame
+
+
+def pattern_blocks(counter):
+    value = (counter << 16) | (~counter & 0xFFFF)
+    return [(value >> (31 - i)) & 1 for i in range(32)]
+
+
+class PatternTrack(MediaStreamTrack):
+    """320x240 at 30 fps, the frame counter drawn as Tern's test pattern (TestPatternLayout)."""
+    kind = "video"
+
+    def __init__(self):
+        super().__init__()
+        self.sent = 0
+        self._start = None
+
+    async def recv(self):
+        if self.readyState != "live":
+            raise MediaStreamError
+        if self._start is None:
+            self._start = time.time()
+        wait = self._start + self.sent / 30 - time.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        counter = self.sent & 0xFFFF
+        yuv = numpy.full((VIDEO_H * 3 // 2, VIDEO_W), 128, dtype=numpy.uint8)
+        yuv[:VIDEO_H, :] = 90
+        bw, bh = VIDEO_W // 8, (VIDEO_H // 2) // 4
+        for i, bit in enumerate(pattern_blocks(counter)):
+            x, y = (i % 8) * bw, (i // 8) * bh
+            yuv[y:y + bh, x:x + bw] = 235 if bit else 16
+        frame = av.VideoFrame.from_ndarray(yuv, format="yuv420p")
+        frame.pts = self.sent * 3000
+        frame.time_base = fractions.Fraction(1, 90000)
+        self.sent += 1
+        return frame
+
+
+def read_counter(frame):
+    """Tern's TestPatternReader in numpy: None when the check blocks disagree."""
+    y = frame.to_ndarray(format="yuv420p")[:frame.height, :frame.width].astype(numpy.int32)
+    w, h = frame.width, frame.height
+    if w < 16 or h < 16:
+        return None
+    bw, bh = w // 8, (h // 2) // 4
+    value = 0
+    for i in range(32):
+        x, yy = (i % 8) * bw, (i // 8) * bh
+        x0, x1 = x + bw // 4, x + (3 * bw) // 4
+        y0, y1 = yy + bh // 4, yy + (3 * bh) // 4
+        mean = int(y[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)].mean())
+        value = (value << 1) | (1 if mean > (16 + 235) // 2 else 0)
+    counter, check = value >> 16, value & 0xFFFF
+    return counter if check == (~counter & 0xFFFF) else None
+
+
+def dominant_hz(samples):
+    if len(samples) < AUDIO_RATE // 2:
+        return None
+    window = samples[-AUDIO_RATE * 4:] * numpy.hanning(len(samples[-AUDIO_RATE * 4:]))
+    spectrum = numpy.abs(numpy.fft.rfft(window))
+    spectrum[:int(50 * len(window) / AUDIO_RATE)] = 0  # ignore DC and hum
+    peak = int(numpy.argmax(spectrum))
+    if spectrum[peak] <= 0:
+        return None
+    return round(peak * AUDIO_RATE / len(window), 1)
+
+
+MANAGE_NOTE = 'héllo "tern" \\ / ✓\ttab'
+
+
+def manage_envelope(event_type, items):
+    """The exact bytes Docs/MANAGE-CALL.md prescribes: two keys in order, no whitespace,
+    RFC 8259 escapes with lowercase \\u00xx, non-ASCII and '/' as UTF-8."""
+    return json.dumps({"eventType": event_type,
+                       "manageCallEventData": [{"dataName": n, "dataValue": v} for n, v in items]},
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+def test_message(index, size, binary):
+    """Deterministic content: binary bytes, or text of exactly `size` UTF-8 bytes with non-ASCII."""
+    if binary:
+        return bytes((index * 7 + i * 13) % 256 for i in range(size)) if size < 4096 else \
+            (bytes((index * 7 + i * 13) % 256 for i in range(4096)) * (size // 4096 + 1))[:size]
+    head = f"{index}:".encode()
+    unit = "tern↔aiortc é ".encode()
+    body = (head + unit * (size // len(unit) + 1))[:size]
+    while True:  # cut at a character boundary, pad with ASCII
+        try:
+            text = body.decode()
+            break
+        except UnicodeDecodeError:
+            body = body[:-1]
+    return text + "x" * (size - len(text.encode()))
+
+
+class Peer:
+    def __init__(self, args):
+        self.args = args
+        self.start = time.monotonic()
+        self.ws = None
+        self.pc = None
+        self.call_id = None
+        self.signals = []
+        self.checks = {}
+        self.figures = {}
+        self.inbox = asyncio.Queue()
+        self.remote_desc_set = asyncio.Event()
+        self.pending_candidates = []
+        self.connected = asyncio.Event()
+        self.ended = asyncio.Event()
+        self.audio_samples = []
+        self.audio_frames = 0
+        self.video_counters = []
+        self.video_frames = 0
+        self.video_size = None
+        self.echoed = 0
+        self.echo_labels = []
+        self.tone_track = None
+        self.video_track = None
+        self.remote_max_message = None
+        self.manage_channel = None
+        self.manage_received = []
+        self.tasks = []
+
+    def log(self, *parts):
+        print(f"[aiortc {now_ms(self.start)} ms]", *parts, file=sys.stderr, flush=True)
+
+    async def send(self, message):
+        await self.ws.send(json.dumps(message))
+
+    async def reader(self):
+        try:
+            async for text in self.ws:
+                message = json.loads(text)
+                kind = message.get("type")
+                if kind in ("description", "candidate"):
+                    await self.on_signal(message)
+                else:
+                    self.signals.append(kind if kind != "reject" else f"reject:{message.get('reason')}")
+                    if kind in ("hangup", "cancel", "timeout", "reject", "answeredElsewhere"):
+                        self.ended.set()
+                    await self.inbox.put(message)
+        except websockets.ConnectionClosed:
+            pass
+
+    async def expect(self, types, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                message = await asyncio.wait_for(self.inbox.get(), left)
+            except asyncio.TimeoutError:
+                return None
+            if message.get("type") in types:
+                return message
+            self.log("ignored", json.dumps(message)[:200])
+
+    async def on_signal(self, message):
+        if message["type"] == "description":
+            desc = message["description"]
+            self.log("remote", desc["type"])
+            self.remote_max_message = self.max_message_size(desc["sdp"])
+            if desc["type"] == "offer":
+                if self.pc is None:
+                    self.make_pc()
+                await self.pc.setRemoteDescription(RTCSessionDescription(sdp=desc["sdp"], type="offer"))
+                self.attach_media_after_offer()
+                answer = await self.pc.createAnswer()
+                await self.pc.setLocalDescription(answer)
+                await self.send({"type": "description", "callId": self.call_id,
+                                 "description": {"type": "answer", "sdp": self.pc.localDescription.sdp}})
+                await self.send({"type": "candidate", "callId": self.call_id, "candidate": None})
+            elif desc["type"] == "answer":
+                await self.pc.setRemoteDescription(RTCSessionDescription(sdp=desc["sdp"], type="answer"))
+            self.remote_desc_set.set()
+            for candidate in self.pending_candidates:
+                await self.add_candidate(candidate)
+            self.pending_candidates = []
+        else:
+            candidate = message.get("candidate")
+            if not self.remote_desc_set.is_set():
+                self.pending_candidates.append(candidate)
+            else:
+                await self.add_candidate(candidate)
+
+    async def add_candidate(self, candidate):
+        if candidate is None:
+            await self.pc.addIceCandidate(None)
+            return
+        text = candidate.get("candidate") or ""
+        if not text:
+            await self.pc.addIceCandidate(None)
+            return
+        parsed = candidate_from_sdp(text.split(":", 1)[1] if text.startswith("candidate:") else text)
+        parsed.sdpMid = candidate.get("sdpMid")
+        parsed.sdpMLineIndex = candidate.get("sdpMLineIndex")
+        await self.pc.addIceCandidate(parsed)
+
+    @staticmethod
+    def max_message_size(sdp):
+        for line in sdp.splitlines():
+            if line.startswith("a=max-message-size:"):
+                try:
+                    return int(line.split(":", 1)[1])
+                except ValueError:
+                    return None
+        return 65536 if "m=application" in sdp else None
+
+    def make_pc(self):
+        self.pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
+
+        @self.pc.on("connectionstatechange")
+        async def on_state():
+            self.log("connection", self.pc.connectionState)
+            if self.pc.connectionState == "connected":
+                self.figures.setdefault("connectedMs", now_ms(self.start))
+                self.connected.set()
+            if self.pc.connectionState == "failed":
+                self.checks.setdefault("connect", "failed: ICE/DTLS connection failed")
+                self.ended.set()
+
+        @self.pc.on("track")
+        def on_track(track):
+            self.log("remote track", track.kind)
+            self.tasks.append(asyncio.ensure_future(self.consume(track)))
+
+        @self.pc.on("datachannel")
+        def on_datachannel(channel):
+            self.log("remote data channel", channel.label, "ordered" if channel.ordered else "unordered",
+                     f"maxRetransmits={channel.maxRetransmits}")
+            if channel.label == "manage-call":
+                self.adopt_manage(channel)
+                return
+            if not self.args.echo:
+                return
+            self.echo_labels.append(channel.label)
+
+            @channel.on("message")
+            def on_message(message):
+                channel.send(message)
+                self.echoed += 1
+
+    def adopt_manage(self, channel):
+        self.manage_channel = channel
+        channel.on("message", lambda m: self.manage_received.append(m))
+
+    async def manage_call(self):
+        """Sends the envelopes of --manage-call (byte-exact format of Docs/MANAGE-CALL.md) and checks
+        that the envelope --expect-message describes arrives byte for byte."""
+        deadline = time.monotonic() + 10
+        while self.manage_channel is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        channel = self.manage_channel
+        if channel is None or not await self.wait_open([channel], 10):
+            self.checks["manage-call"] = "failed: manage-call channel not open within 10 s"
+            return
+        for envelope in (manage_envelope("sendMessage", [("from", "aiortc"), ("note", MANAGE_NOTE)]),
+                         manage_envelope("callMinimized", [])):
+            channel.send(envelope)
+        if self.args.expect_message:
+            items = [tuple(item.split("=", 1)) for item in self.args.expect_message]
+            expected = manage_envelope("sendMessage", items)
+            deadline = time.monotonic() + 10
+            while expected not in self.manage_received and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            self.figures["manageCall"] = {"received": self.manage_received[:5]}
+            self.checks["manage-call"] = "ok" if expected in self.manage_received else \
+                f"failed: expected {expected!r}, received {self.manage_received[:5]!r}"
+        else:
+            self.checks["manage-call"] = "ok"
+
+    def attach_media_caller(self):
+        if self.args.audio:
+            self.tone_track = ToneTrack(self.args.tone)
+            self.pc.addTrack(self.tone_track)
+        if self.args.video:
+            self.video_track = PatternTrack()
+            self.pc.addTrack(self.video_track)
+
+    def attach_media_after_offer(self):
+        # The answerer attaches its tracks to the transceivers the offer created.
+        for transceiver in self.pc.getTransceivers():
+            if transceiver.kind == "audio" and self.args.audio and self.tone_track is None:
+                self.tone_track = ToneTrack(self.args.tone)
+                transceiver.sender.replaceTrack(self.tone_track)
+                transceiver.direction = "sendrecv"
+            if transceiver.kind == "video" and self.args.video and self.video_track is None:
+                self.video_track = PatternTrack()
+                transceiver.sender.replaceTrack(self.video_track)
+                transceiver.direction = "sendrecv"
+
+    async def consume(self, track):
+        while True:
+            try:
+                frame = await track.recv()
+            except MediaStreamError:
+                return
+            if track.kind == "audio":
+                self.audio_frames += 1
+                data = frame.to_ndarray()
+                channels = len(frame.layout.channels)
+                mono = data.reshape(-1, channels)[:, 0] if data.ndim == 2 and data.shape[0] == 1 else data[0]
+                self.audio_samples.append(mono.astype(numpy.float64))
+                if len(self.audio_samples) > 300:  # keep ~6 s
+                    self.audio_samples = self.audio_samples[-300:]
+            else:
+                self.video_frames += 1
+                self.video_size = f"{frame.width}x{frame.height}"
+                counter = read_counter(frame)
+                if counter is not None:
+                    self.video_counters.append(counter)
+
+    # ---- data-channel test ------------------------------------------------------------------
+
+    async def data_test(self):
+        pc = self.pc
+        reliable = pc.createDataChannel("aio-reliable")
+        unordered = pc.createDataChannel("aio-unordered", ordered=False)
+        rtx0 = pc.createDataChannel("aio-rtx0", ordered=False, maxRetransmits=0)
+        received = {"aio-reliable": [], "aio-unordered": [], "aio-rtx0": []}
+        for channel in (reliable, unordered, rtx0):
+            channel.on("message", lambda m, label=channel.label: received[label].append(m))
+        opened = await self.wait_open([reliable, unordered, rtx0], 15)
+        if not opened:
+            self.checks["data"] = "failed: channels did not open within 15 s: " + ", ".join(
+                f"{c.label}={c.readyState}" for c in (reliable, unordered, rtx0))
+            return
+        remote_max = self.remote_max_message or 65536
+        sent = {"aio-reliable": [], "aio-unordered": [], "aio-rtx0": []}
+        t0 = time.monotonic()
+        for i in range(1000):
+            m = test_message(i, SIZES[i % len(SIZES)], binary=(i % 2 == 1))
+            sent["aio-reliable"].append(m)
+        sent["aio-reliable"].append(test_message(1000, remote_max, binary=False))
+        sent["aio-reliable"].append(test_message(1001, remote_max, binary=True))
+        for i in range(200):
+            sent["aio-unordered"].append(test_message(i, SIZES[i % 12], binary=(i % 2 == 0)))
+            sent["aio-rtx0"].append(test_message(i, SIZES[i % 10], binary=(i % 2 == 0)))
+        total_bytes = sum(len(m.encode()) if isinstance(m, str) else len(m) for m in sent["aio-reliable"])
+        send_errors = []
+        for label, channel in (("aio-reliable", reliable), ("aio-unordered", unordered), ("aio-rtx0", rtx0)):
+            for m in sent[label]:
+                while channel.bufferedAmount > 1 << 20:
+                    await asyncio.sleep(0.002)
+                try:
+                    channel.send(m)
+                except Exception as error:  # noqa: BLE001 - reported in the result
+                    send_errors.append(f"{label}: {error}")
+                    break
+        deadline = time.monotonic() + self.args.data_timeout
+        reliable_done = None
+        rtx0_seen, rtx0_progress = -1, time.monotonic()
+        while time.monotonic() < deadline:
+            now = time.monotonic()
+            if reliable_done is None and len(received["aio-reliable"]) >= len(sent["aio-reliable"]):
+                reliable_done = now
+            if len(received["aio-rtx0"]) != rtx0_seen:
+                rtx0_seen, rtx0_progress = len(received["aio-rtx0"]), now
+            # maxRetransmits 0 may lose messages for good: stop 2 s after its last arrival.
+            rtx0_over = len(received["aio-rtx0"]) >= len(sent["aio-rtx0"]) or now - rtx0_progress > 2
+            if reliable_done is not None and len(received["aio-unordered"]) >= len(sent["aio-unordered"]) and rtx0_over:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)  # stragglers
+        elapsed = (reliable_done or time.monotonic()) - t0
+
+        def key(m):
+            return (type(m).__name__, m if isinstance(m, bytes) else m.encode())
+        r_sent, r_got = sent["aio-reliable"], received["aio-reliable"]
+        mismatches = sum(1 for a, b in zip(r_sent, r_got) if key(a) != key(b))
+        reliable_ok = len(r_got) == len(r_sent) and mismatches == 0
+        u_sent = sorted(key(m) for m in sent["aio-unordered"])
+        u_got = sorted(key(m) for m in received["aio-unordered"])
+        unordered_ok = u_sent == u_got
+        in_order_u = [key(m) for m in received["aio-unordered"]] == [key(m) for m in sent["aio-unordered"]]
+        from collections import Counter
+        x_sent, x_got = Counter(key(m) for m in sent["aio-rtx0"]), Counter(key(m) for m in received["aio-rtx0"])
+        rtx0_ok = all(x_sent[k] >= v for k, v in x_got.items()) and len(received["aio-rtx0"]) > 0
+        self.figures["data"] = {
+            "reliable": {"sent": len(r_sent), "echoed": len(r_got), "mismatched": mismatches, "bytes": total_bytes,
+                         "maxMessageSize": remote_max, "seconds": round(elapsed, 2)},
+            "unordered": {"sent": len(sent["aio-unordered"]), "echoed": len(received["aio-unordered"]),
+                          "arrivedInSendOrder": in_order_u},
+            "maxRetransmits0": {"sent": len(sent["aio-rtx0"]), "echoed": len(received["aio-rtx0"]),
+                                "foreignOrDuplicate": sum(max(0, v - x_sent[k]) for k, v in x_got.items())},
+            "sendErrors": send_errors,
+        }
+        problems = []
+        if send_errors:
+            problems.append("send errors: " + "; ".join(send_errors[:3]))
+        if not reliable_ok:
+            first_bad = next((i for i, (a, b) in enumerate(zip(r_sent, r_got)) if key(a) != key(b)), None)
+            problems.append(f"reliable: {len(r_got)}/{len(r_sent)} echoed, {mismatches} differ"
+                            + (f" (first at #{first_bad})" if first_bad is not None else ""))
+        if not unordered_ok:
+            problems.append(f"unordered: {len(received['aio-unordered'])}/{len(sent['aio-unordered'])} echoed or differ")
+        if not rtx0_ok:
+            problems.append(f"maxRetransmits0: {len(received['aio-rtx0'])}/{len(sent['aio-rtx0'])} echoed, "
+                            "foreign/duplicate or none")
+        self.checks["data"] = "ok" if not problems else "failed: " + "; ".join(problems)
+
+    async def wait_open(self, channels, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all(c.readyState == "open" for c in channels):
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    # ---- call flow ---------------------------------------------------------------------------
+
+    async def run(self):
+        args = self.args
+        async with websockets.connect(args.signal, max_size=2 ** 21) as ws:
+            self.ws = ws
+            token = hmac.new(args.secret.encode(), args.user.encode(), hashlib.sha256).hexdigest() if args.secret else ""
+            await self.send({"type": "register", "user": args.user, "token": token})
+            registered = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            if registered.get("type") != "registered":
+                self.checks["register"] = f"failed: {registered}"
+                return
+            print(json.dumps({"event": "registered", "user": args.user}), flush=True)
+            self.tasks.append(asyncio.ensure_future(self.reader()))
+            if args.call:
+                await self.call()
+            else:
+                await self.answer()
+            for task in self.tasks:
+                task.cancel()
+            if self.pc:
+                await self.pc.close()
+
+    async def call(self):
+        args = self.args
+        self.call_id = str(uuid.uuid4())
+        await self.send({"type": "invite", "callId": self.call_id, "to": args.call,
+                         "media": {"audio": args.audio, "video": args.video, "data": True},
+                         "timeoutMs": 30000})
+        if args.cancel_after is not None:
+            ringing = await self.expect({"ringing", "accept", "reject"}, 10)
+            await asyncio.sleep(args.cancel_after)
+            await self.send({"type": "cancel", "callId": self.call_id})
+            self.signals.append("sent:cancel")
+            self.checks["lifecycle"] = "ok" if ringing and ringing.get("type") == "ringing" else \
+                f"failed: expected ringing before the cancel, got {ringing}"
+            await asyncio.sleep(0.5)
+            return
+        answer = await self.expect({"accept", "reject", "timeout", "cancel"}, 35)
+        if answer is None or answer["type"] != "accept":
+            if args.expect_reject:
+                ok = answer is not None and answer["type"] == "reject"
+                self.checks["lifecycle"] = "ok" if ok else f"failed: expected a reject, got {answer}"
+            else:
+                self.checks["connect"] = f"failed: no accept ({answer})"
+            return
+        self.make_pc()
+        self.adopt_manage(self.pc.createDataChannel("manage-call"))
+        self.attach_media_caller()
+        if not args.audio and not args.video and not args.data_test:
+            pass
+        offer = await self.pc.createOffer()
+        await self.pc.setLocalDescription(offer)
+        await self.send({"type": "description", "callId": self.call_id,
+                         "description": {"type": "offer", "sdp": self.pc.localDescription.sdp}})
+        await self.send({"type": "candidate", "callId": self.call_id, "candidate": None})
+        await self.in_call()
+
+    async def answer(self):
+        args = self.args
+        invite = await self.expect({"invite"}, args.wait)
+        if invite is None:
+            self.checks["incoming"] = "failed: no invite"
+            return
+        self.call_id = invite["callId"]
+        self.figures["invite"] = {"from": invite.get("from"), "media": invite.get("media")}
+        await self.send({"type": "ringing", "callId": self.call_id})
+        if args.on_invite == "reject":
+            await asyncio.sleep(0.3)
+            await self.send({"type": "reject", "callId": self.call_id, "reason": "declined"})
+            self.signals.append("sent:reject")
+            self.checks["lifecycle"] = "ok"
+            await asyncio.sleep(0.5)
+            return
+        if args.on_invite == "ignore":
+            ended = await self.expect({"cancel", "timeout"}, args.wait)
+            self.checks["lifecycle"] = "ok" if ended and ended["type"] == "cancel" else f"failed: got {ended}"
+            return
+        await self.send({"type": "accept", "callId": self.call_id})
+        self.make_pc()
+        await self.in_call()
+
+    async def in_call(self):
+        args = self.args
+        try:
+            await asyncio.wait_for(self.connected.wait(), 20)
+        except asyncio.TimeoutError:
+            self.checks["connect"] = "failed: not connected within 20 s"
+            return
+        self.checks["connect"] = "ok"
+        started = time.monotonic()
+        if args.manage_call:
+            await self.manage_call()
+        if args.data_test:
+            await self.data_test()
+        if args.hangup_after is not None:
+            await self.wait_ended(args.hangup_after - (time.monotonic() - started))
+        else:
+            await self.wait_ended(args.duration - (time.monotonic() - started) if args.call else args.duration)
+        await self.collect_rtp_stats()
+        if not self.ended.is_set():
+            await self.send({"type": "hangup", "callId": self.call_id})
+            self.signals.append("sent:hangup")
+        self.finish_media()
+
+    async def collect_rtp_stats(self):
+        """aiortc's inbound-rtp figures (packets, loss, jitter in ms) per kind."""
+        try:
+            report = await self.pc.getStats()
+        except Exception as error:  # noqa: BLE001 - figures only
+            self.log("getStats failed:", error)
+            return
+        for stats in report.values():
+            if getattr(stats, "type", None) == "inbound-rtp":
+                rate = 48000 if stats.kind == "audio" else 90000
+                self.figures.setdefault("rtp", {})[stats.kind] = {
+                    "packetsReceived": stats.packetsReceived, "packetsLost": stats.packetsLost,
+                    "jitterMs": round(stats.jitter * 1000 / rate, 2)}
+
+    async def wait_ended(self, seconds):
+        try:
+            await asyncio.wait_for(self.ended.wait(), max(seconds, 0.01))
+        except asyncio.TimeoutError:
+            pass
+
+    def finish_media(self):
+        args = self.args
+        if args.audio:
+            samples = numpy.concatenate(self.audio_samples) if self.audio_samples else numpy.zeros(0)
+            hz = dominant_hz(samples)
+            self.figures["audio"] = {"framesReceived": self.audio_frames, "toneHz": hz,
+                                     "framesSent": self.tone_track.sent if self.tone_track else 0}
+            if args.expect_tone:
+                ok = hz is not None and abs(hz - args.expect_tone) <= args.expect_tone * 0.02
+                self.checks["audio"] = "ok" if ok else f"failed: heard {hz} Hz, expected {args.expect_tone} Hz"
+        if args.video:
+            counters = self.video_counters
+            distinct = len(set(counters))
+            span = (max(counters) - min(counters) + 1) if counters else 0
+            ratio = distinct / span if span else 0
+            self.figures["video"] = {"framesDecoded": self.video_frames, "countersRead": len(counters),
+                                     "distinctCounters": distinct, "counterSpan": span,
+                                     "decodedRatio": round(ratio, 3), "resolution": self.video_size,
+                                     "framesSent": self.video_track.sent if self.video_track else 0,
+                                     "inOrder": counters == sorted(counters)}
+            self.checks["video"] = "ok" if span >= 30 and ratio >= 0.9 else \
+                f"failed: {distinct} of {span} frames decoded ({ratio:.0%})"
+        if args.echo:
+            self.figures["echo"] = {"channels": self.echo_labels, "echoed": self.echoed}
+
+    def result(self):
+        passed = bool(self.checks) and all(v == "ok" for v in self.checks.values())
+        return {"result": True, "pass": passed, "user": self.args.user, "role": "caller" if self.args.call else "answerer",
+                "aiortc": __import__("aiortc").__version__, "checks": self.checks, "figures": self.figures,
+                "signals": self.signals}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--signal", required=True)
+    parser.add_argument("--user", required=True)
+    parser.add_argument("--secret", default="")
+    role = parser.add_mutually_exclusive_group(required=True)
+    role.add_argument("--call", metavar="OTHER")
+    role.add_argument("--answer", action="store_true")
+    parser.add_argument("--audio", action="store_true")
+    parser.add_argument("--video", action="store_true")
+    parser.add_argument("--data-test", action="store_true")
+    parser.add_argument("--data-timeout", type=float, default=60)
+    parser.add_argument("--echo", action="store_true")
+    parser.add_argument("--manage-call", action="store_true", help="send sendMessage and callMinimized envelopes")
+    parser.add_argument("--expect-message", action="append", metavar="NAME=VALUE",
+                        help="the sendMessage envelope expected from the remote (items in order)")
+    parser.add_argument("--tone", type=float, default=880)
+    parser.add_argument("--expect-tone", type=float)
+    parser.add_argument("--duration", type=float, default=8, help="caller: call length; answerer: max wait once up")
+    parser.add_argument("--wait", type=float, default=30)
+    parser.add_argument("--on-invite", choices=["accept", "reject", "ignore"], default="accept")
+    parser.add_argument("--expect-reject", action="store_true")
+    parser.add_argument("--cancel-after", type=float)
+    parser.add_argument("--hangup-after", type=float)
+    args = parser.parse_args()
+    peer = Peer(args)
+    try:
+        asyncio.run(peer.run())
+    except Exception as error:  # noqa: BLE001 - reported in the result line
+        peer.checks["exception"] = f"failed: {type(error).__name__}: {error}"
+    result = peer.result()
+    print(json.dumps(result), flush=True)
+    sys.exit(0 if result["pass"] else 1)
+
+
+if __name__ == "__main__":
+    main()
