@@ -120,6 +120,7 @@ if ProcessInfo.processInfo.environment["TERN_FUZZ"] != nil {
     let fuzzTargets: [(String, [Target.Dependency])] = [
         ("SDP", ["TernSDP"]), ("Candidate", ["TernSDP"]), ("RTP", ["TernRTP"]), ("RTCP", ["TernRTP"]),
         ("SCTP", ["TernSCTP"]), ("DCEP", ["TernSCTP"]), ("VP8", ["TernMedia"]), ("DTLS", ["TernDTLS", "TernCore"]),
+        ("Signaling", ["TernSignaling"]), ("ManageCall", ["TernCall"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(name: "Fuzz\(name)", dependencies: dependencies,
@@ -138,6 +139,7 @@ if ProcessInfo.processInfo.environment["TERN_BENCH"] != nil {
         ("DTLSBench", ["TernDTLS", "CBenchSRTP", "BenchSupport"]),
         ("MediaBench", ["TernMedia", "BenchSupport"]),
         ("PeerScale", ["TernPeer", "BenchSupport"]),
+        ("DCThroughput", ["TernPeer", "TernSCTP", "TernSDP", "BenchSupport"]),
     ]
     for (name, dependencies) in benchmarkTargets {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies,

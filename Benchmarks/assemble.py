@@ -37,8 +37,25 @@ ROWS = [
      "SSL_CTX/SSL set-up, datagrams handed across directly; median of 100 after 10 warm-up handshakes."),
     ("dtls_appdata_MBps", "DTLS 1.2 application data (the records SCTP rides on): one endpoint encrypts records of "
      "maximumApplicationDataSize bytes (AES-GCM), the other decrypts them, in-process; MB/s of payload."),
+    ("setup_ms", "Set-up latency: createOffer → data channel open on both sides, two processes on loopback "
+     "(Benchmarks/DCThroughput), offer/answer and trickled candidates over the child's pipes, ICE on 127.0.0.1, "
+     "DTLS 1.2, SCTP, DCEP; each run a fresh child process and fresh peer connections. Peer: aiortc ↔ aiortc "
+     "measured the same way in the same run (Benchmarks/aiortc/dc_throughput.py; no trickle: complete SDP "
+     "after gathering; aioice host addresses replaced by 127.0.0.1). Ratio = aiortc ms / Tern ms."),
+    ("dc_throughput_loopback_MBps", "One reliable ordered data channel between two processes on loopback, DTLS "
+     "included: 64 MiB in 64 KiB binary messages, sender keeps bufferedAmount ≤ 4 MiB and waits for "
+     "bufferedamountlow (threshold 1 MiB); MB/s (10^6) from the first send to the last byte received. Peer: "
+     "aiortc ↔ aiortc the same way, runs alternated with Tern's (issue #7 goal: ≥ 125 MB/s Tern ↔ Tern)."),
     ("sctp_inprocess_MBps", "64 MiB in 64 KiB messages between two SCTPAssociations over a zero-delay "
      "SimulatedLink, both ends on one thread, no DTLS, no sockets; MB/s of wall-clock time, one sample per process."),
+    ("scale_setup_ms_N100", "Benchmarks/PeerScale: 100 data-channel-only PeerConnection pairs on 127.0.0.1 in one "
+     "process, connected 10 at a time; per pair createOffer → channel open on both sides (median over the pairs)."),
+    ("rss_per_pc_MiB_N100", "(RSS with the 100 pairs connected − RSS before) / 200 connections (issue #8 goal: ≤ 1 MiB)."),
+    ("idle_cpu_percent_N100", "CPU time of the whole process over 10 s idle with the 100 pairs connected (ICE consent, "
+     "RTT probes, SCTP heartbeats, timers), percent of one core, after a 5 s settle."),
+    ("scale_setup_ms_N500", "The same with 500 pairs (1,000 connections)."),
+    ("rss_per_pc_MiB_N500", "RSS per connection with 500 pairs."),
+    ("idle_cpu_percent_N500", "Idle CPU with 500 pairs."),
     ("signal_invites_per_s", "SignalingServer on 127.0.0.1 with N WebSocket clients (1,000; 200 in QUICK), half "
      "callers, each caller 50 invite → accept round trips against its own callee, all at once."),
     ("signal_invite_p99_ms", "p99 latency of invite → accept in the same runs."),
@@ -52,12 +69,9 @@ ROWS = [
 
 # Figures the issue (#12) asks for that nothing here measures yet.
 NOT_MEASURED = [
-    ("dc_throughput_loopback_MBps", "needs a data channel over DTLS + SCTP between two processes on loopback; "
-     "only the in-process SCTP figure above exists (no DTLS, no sockets), so it is reported under its own name"),
-    ("setup_ms (vs aiortc)", "no PeerConnection set-up timing harness yet, for Tern or aiortc"),
-    ("rss_per_pc_MiB", "no harness that opens many peer connections and reads RSS"),
+    ("dc_throughput_rtt50_Mbps", "needs a 50 ms round-trip path between the two processes (the network lab, "
+     "Interop/netlab, is not wired into the benchmarks yet)"),
     ("call_cpu_per_second", "no CPU accounting of a running call yet"),
-    ("data channel throughput between processes", "same as dc_throughput_loopback_MBps"),
     ("Chromium figures", "no Chromium harness in the benchmarks (Chromium is used only in interop tests)"),
 ]
 

@@ -1,0 +1,15 @@
+// libFuzzer target: signaling protocol v1 frames (Docs/SIGNALING.md) as the server and the client
+// decode them. A frame that decodes must encode and decode to the same message.
+// Built only with TERN_FUZZ=1 (see Package.swift and Scripts/fuzz); libFuzzer supplies main().
+import TernSignaling
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    let text = String(decoding: bytes, as: UTF8.self)
+    if let message = try? SignalingCodec.decode(text) {
+        let again = try? SignalingCodec.decode(SignalingCodec.encode(message))
+        if again != message { fatalError("signaling frame did not round-trip: \(text)") }
+    }
+    return 0
+}
