@@ -24,6 +24,18 @@ extension PeerConnection {
         } catch {
             throw .ice(error)
         }
+        // Installed only if no other call got here first: setLocalDescription and
+        // setRemoteDescription may run concurrently, and each would otherwise create an agent
+        // (seen as a hung benchmark with two GLib loop threads in one connection).
+        let installed = state.withLock { state -> Bool in
+            guard state.ice == nil, !state.closed else { return false }
+            state.ice = ice
+            return true
+        }
+        guard installed else {
+            ice.close()
+            return
+        }
         ice.setReceiveHandler { [weak self] datagram in self?.receiveBeforeTransport(datagram) }
         let task = Task { [weak self] in
             for await event in ice.events {
@@ -31,10 +43,7 @@ extension PeerConnection {
                 self.handle(ice: event)
             }
         }
-        state.withLock { state in
-            state.ice = ice
-            state.iceEventsTask = task
-        }
+        state.withLock { $0.iceEventsTask = task }
     }
 
     /// Until the DTLS transport exists, keep what ICE delivers (at most 64 datagrams): a peer's
