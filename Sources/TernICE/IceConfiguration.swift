@@ -43,6 +43,13 @@ public struct IceConfiguration: Sendable {
     /// The largest datagram `send` accepts: fits RFC 4571 framing (ICE-TCP, TURN-TCP) with
     /// room for TURN's Send-indication overhead (36 bytes).
     public var maximumDatagramSize: Int = 65_000
+    /// Receive and send buffer of the selected pair's socket, in bytes (nil keeps the kernel's
+    /// default, 208 KiB here). The default holds about 3,500 full-size datagrams: a data channel at
+    /// tens of MB/s, or packets a delay line releases in bursts, overflow the default buffer and
+    /// every drop costs a retransmission and a congestion-window cut. Set with SO_RCVBUFFORCE /
+    /// SO_SNDBUFFORCE when the process may (CAP_NET_ADMIN), else SO_RCVBUF / SO_SNDBUF, which the
+    /// kernel caps at net.core.rmem_max / wmem_max.
+    public var socketBufferSize: Int? = 4 * 1024 * 1024
 
     /// Defaults: no servers, policy `all`, UDP only, 5 ms pacing, consent freshness on.
     public init() {}

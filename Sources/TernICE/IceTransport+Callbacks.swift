@@ -82,7 +82,10 @@ extension IceTransport {
             emit(.selectedPairChanged(pair))
             return true
         }
-        if changed { roundTripPairSelected() }
+        if changed {
+            enlargeSelectedSocketBuffers()
+            roundTripPairSelected()
+        }
     }
 
     func niceReceive(_ bytes: UnsafeRawBufferPointer) {
