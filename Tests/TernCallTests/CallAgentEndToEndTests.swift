@@ -40,44 +40,24 @@ struct CallAgentEndToEndTests {
         }
     }
 
-    private func agent(_ user: String, url: String) async throws -> CallAgent {
-        // The call core decides busy and acceptance; the signaling client must not.
-        let client = try await SignalingClient.connect(
-            url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil))
-        try await client.register(user: user, token: "")
-        let agent = CallAgent(user: user, signaling: client, peerConfiguration: .loopback)
-        try await agent.start()
-        return agent
-    }
-
-    private func eventually(seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
-        while clock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
-
     @Test("accept: both sides reach IN_PROGRESS, sendMessage arrives byte for byte, remote hang-up ends both")
     func acceptedCallCarriesMessagesAndEnds() async throws {
         let server = SignalingServer(host: "127.0.0.1", port: 0)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
-        let alice = try await agent("alice", url: url)
-        let bob = try await agent("bob", url: url)
+        let alice = try await EndToEnd.agent("alice", url: url)
+        let bob = try await EndToEnd.agent("bob", url: url)
         let aliceSeen = Observer(), bobSeen = Observer()
         let watchers = [aliceSeen.watch(alice), bobSeen.watch(bob)]
         defer { watchers.forEach { $0.cancel() } }
 
         _ = try await alice.call(to: "bob", media: .audioOnly,
                                  attachedData: [CallDataItem(name: "ticket", value: "42")], txCode: "t1")
-        #expect(await eventually { !bobSeen.invites.withLock { $0 }.isEmpty })
+        #expect(await EndToEnd.eventually { !bobSeen.invites.withLock { $0 }.isEmpty })
         #expect(bobSeen.invites.withLock { $0.first?.attachedData } == [CallDataItem(name: "ticket", value: "42")])
         try await bob.accept(media: .audioOnly)
 
-        #expect(await eventually { aliceSeen.states.withLock { $0.last } == "IN_PROGRESS" && bobSeen.states.withLock { $0.last } == "IN_PROGRESS" })
+        #expect(await EndToEnd.eventually { aliceSeen.states.withLock { $0.last } == "IN_PROGRESS" && bobSeen.states.withLock { $0.last } == "IN_PROGRESS" })
         // The manage-call channel opens just after the transport; sendMessage needs it open.
         var sent = false
         for _ in 0..<200 where !sent {
@@ -89,11 +69,11 @@ struct CallAgentEndToEndTests {
             }
         }
         #expect(sent)
-        #expect(await eventually { bobSeen.events.withLock { $0.contains { $0.type == .messageReceived } } })
+        #expect(await EndToEnd.eventually { bobSeen.events.withLock { $0.contains { $0.type == .messageReceived } } })
         #expect(bobSeen.events.withLock { $0.first?.data } == [CallDataItem(name: "processName", value: "CustOnboarding")])
 
         try await bob.hangUp()
-        #expect(await eventually { aliceSeen.states.withLock { $0.last } == "ENDED" && bobSeen.states.withLock { $0.last } == "ENDED" })
+        #expect(await EndToEnd.eventually { aliceSeen.states.withLock { $0.last } == "ENDED" && bobSeen.states.withLock { $0.last } == "ENDED" })
         #expect(aliceSeen.states.withLock { $0 } == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])
         #expect(aliceSeen.reasons.withLock { $0 } == ["remoteHangUp"])
         #expect(bobSeen.reasons.withLock { $0 } == ["localHangUp"])
@@ -107,22 +87,22 @@ struct CallAgentEndToEndTests {
         let server = SignalingServer(host: "127.0.0.1", port: 0)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
-        let alice = try await agent("alice", url: url)
-        let bob = try await agent("bob", url: url)
+        let alice = try await EndToEnd.agent("alice", url: url)
+        let bob = try await EndToEnd.agent("bob", url: url)
         let aliceSeen = Observer(), bobSeen = Observer()
         let watchers = [aliceSeen.watch(alice), bobSeen.watch(bob)]
         defer { watchers.forEach { $0.cancel() } }
 
         let callId = try await alice.call(to: "bob", media: CallMedia(data: true))
-        #expect(await eventually { !bobSeen.invites.withLock { $0 }.isEmpty })
+        #expect(await EndToEnd.eventually { !bobSeen.invites.withLock { $0 }.isEmpty })
         try await bob.accept(media: CallMedia(data: true))
-        #expect(await eventually { aliceSeen.states.withLock { $0.last } == "IN_PROGRESS" })
+        #expect(await EndToEnd.eventually { aliceSeen.states.withLock { $0.last } == "IN_PROGRESS" })
         let peer = try #require(await alice.peer(callId: callId))
         let chat = try peer.createDataChannel("chat")
-        #expect(await eventually { chat.readyState == .open })
+        #expect(await EndToEnd.eventually { chat.readyState == .open })
         try chat.send("hello")
         // Only the application's channel is announced: `manage-call` stays with the agent.
-        #expect(await eventually { bobSeen.channels.withLock { $0.map(\.label) } == ["chat"] })
+        #expect(await EndToEnd.eventually { bobSeen.channels.withLock { $0.map(\.label) } == ["chat"] })
         let received = try #require(bobSeen.channels.withLock { $0.first })
         let messages = Mutex<[String]>([])
         let reader = Task {
@@ -131,9 +111,9 @@ struct CallAgentEndToEndTests {
             }
         }
         defer { reader.cancel() }
-        #expect(await eventually { messages.withLock { $0 } == ["hello"] })
+        #expect(await EndToEnd.eventually { messages.withLock { $0 } == ["hello"] })
         try await alice.hangUp()
-        #expect(await eventually { bobSeen.states.withLock { $0.last } == "ENDED" })
+        #expect(await EndToEnd.eventually { bobSeen.states.withLock { $0.last } == "ENDED" })
         await alice.stop()
         await bob.stop()
         await server.shutdown()
@@ -144,8 +124,8 @@ struct CallAgentEndToEndTests {
         let server = SignalingServer(host: "127.0.0.1", port: 0)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
-        let alice = try await agent("alice", url: url)
-        let bob = try await agent("bob", url: url)
+        let alice = try await EndToEnd.agent("alice", url: url)
+        let bob = try await EndToEnd.agent("bob", url: url)
         let aliceSeen = Observer(), bobSeen = Observer()
         let watchers = [aliceSeen.watch(alice), bobSeen.watch(bob)]
         defer { watchers.forEach { $0.cancel() } }
@@ -154,9 +134,9 @@ struct CallAgentEndToEndTests {
             try await alice.sendMessage(eventData: [CallDataItem(name: "k", value: "v")])
         }
         _ = try await alice.call(to: "bob", media: .audioOnly)
-        #expect(await eventually { !bobSeen.invites.withLock { $0 }.isEmpty })
+        #expect(await EndToEnd.eventually { !bobSeen.invites.withLock { $0 }.isEmpty })
         try await bob.reject(reason: .declined)
-        #expect(await eventually { aliceSeen.states.withLock { $0.last } == "ENDED" })
+        #expect(await EndToEnd.eventually { aliceSeen.states.withLock { $0.last } == "ENDED" })
         #expect(aliceSeen.reasons.withLock { $0 } == ["rejected"])
         await alice.stop()
         await bob.stop()

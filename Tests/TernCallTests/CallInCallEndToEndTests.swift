@@ -48,35 +48,6 @@ struct CallInCallEndToEndTests {
         func eventTypes() -> [ManageCallEventType] { events.withLock { $0.map(\.type) } }
     }
 
-    private func eventually(seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
-        while clock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
-
-    private func eventually(seconds: Double = 30, _ condition: @Sendable () async -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
-        while clock.now < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return await condition()
-    }
-
-    private func agent(_ user: String, url: String) async throws -> CallAgent {
-        let client = try await SignalingClient.connect(
-            url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil))
-        try await client.register(user: user, token: "")
-        let agent = CallAgent(user: user, signaling: client, peerConfiguration: .loopback)
-        try await agent.start()
-        return agent
-    }
-
     /// Sends until the manage-call channel has opened (sendMessage fails clearly before).
     private func sendWhenOpen(_ agent: CallAgent, _ data: [CallDataItem]) async -> Bool {
         for _ in 0..<500 {
@@ -94,37 +65,37 @@ struct CallInCallEndToEndTests {
     func messagesAndOperations() async throws {
         let server = SignalingServer(host: "127.0.0.1", port: 0)
         let url = "ws://127.0.0.1:\(try await server.start())/v1"
-        let alice = try await agent("alice", url: url), bob = try await agent("bob", url: url)
+        let alice = try await EndToEnd.agent("alice", url: url), bob = try await EndToEnd.agent("bob", url: url)
         let aliceSeen = Observer(), bobSeen = Observer()
         let watchers = [aliceSeen.watch(alice), bobSeen.watch(bob)]
         defer { watchers.forEach { $0.cancel() } }
 
         let video = CallMedia(audio: true, video: true)
         _ = try await alice.call(to: "bob", media: video)
-        #expect(await eventually { bobSeen.lastState == "RINGING" })
+        #expect(await EndToEnd.eventually { bobSeen.lastState == "RINGING" })
         try await bob.accept(media: video)
-        #expect(await eventually { aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS" })
         let bobCall = try #require(bobSeen.callId)
 
         #expect(await sendWhenOpen(alice, [CallDataItem(name: "processName", value: "CustOnboarding")]))
         #expect(await sendWhenOpen(bob, [CallDataItem(name: "reply", value: "ok"), CallDataItem(name: "step", value: "2")]))
-        #expect(await eventually { bobSeen.eventTypes().contains(.messageReceived) && aliceSeen.eventTypes().contains(.messageReceived) })
+        #expect(await EndToEnd.eventually { bobSeen.eventTypes().contains(.messageReceived) && aliceSeen.eventTypes().contains(.messageReceived) })
         #expect(aliceSeen.events.withLock { $0.first { $0.type == .messageReceived }?.data }
             == [CallDataItem(name: "reply", value: "ok"), CallDataItem(name: "step", value: "2")])
 
         #expect(await bob.senders(callId: bobCall).video?.isEnabled == true)
         try await alice.startOperation(name: "START_OCR")
-        #expect(await eventually { bobSeen.eventTypes().contains(.startOperation) })
+        #expect(await EndToEnd.eventually { bobSeen.eventTypes().contains(.startOperation) })
         #expect(bobSeen.events.withLock { $0.first { $0.type == .startOperation }?.data.first?.value } == "START_OCR")
-        #expect(await eventually { await bob.senders(callId: bobCall).video?.isEnabled == false },
+        #expect(await EndToEnd.eventually { await bob.senders(callId: bobCall).video?.isEnabled == false },
                 "the callee's camera pauses while the operation runs")
 
         try await alice.turnBackToVideoCall()
-        #expect(await eventually { bobSeen.eventTypes().contains(.turnBackToVideoCall) })
-        #expect(await eventually { await bob.senders(callId: bobCall).video?.isEnabled == true }, "the camera resumes")
+        #expect(await EndToEnd.eventually { bobSeen.eventTypes().contains(.turnBackToVideoCall) })
+        #expect(await EndToEnd.eventually { await bob.senders(callId: bobCall).video?.isEnabled == true }, "the camera resumes")
 
         try await alice.hangUp()
-        #expect(await eventually { bobSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { bobSeen.lastState == "ENDED" })
         await alice.stop()
         await bob.stop()
         await server.shutdown()
@@ -134,35 +105,35 @@ struct CallInCallEndToEndTests {
     func videoEscalation() async throws {
         let server = SignalingServer(host: "127.0.0.1", port: 0)
         let url = "ws://127.0.0.1:\(try await server.start())/v1"
-        let alice = try await agent("alice", url: url), bob = try await agent("bob", url: url)
+        let alice = try await EndToEnd.agent("alice", url: url), bob = try await EndToEnd.agent("bob", url: url)
         let aliceSeen = Observer(), bobSeen = Observer()
         let watchers = [aliceSeen.watch(alice), bobSeen.watch(bob)]
         defer { watchers.forEach { $0.cancel() } }
 
         _ = try await alice.call(to: "bob", media: .audioOnly)
-        #expect(await eventually { bobSeen.lastState == "RINGING" })
+        #expect(await EndToEnd.eventually { bobSeen.lastState == "RINGING" })
         try await bob.accept(media: .audioOnly)
-        #expect(await eventually { aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS" })
         // The request travels on manage-call: wait until it is open.
         #expect(await sendWhenOpen(alice, [CallDataItem(name: "hello", value: "1")]))
 
         try await alice.setVideoMode(.sendReceive)
-        #expect(await eventually { bobSeen.videoRequests.withLock { $0 } == [.sendReceive] })
+        #expect(await EndToEnd.eventually { bobSeen.videoRequests.withLock { $0 } == [.sendReceive] })
         try await bob.acceptVideo(mode: .receiveOnly)
-        #expect(await eventually { aliceSeen.videoAnswers.withLock { $0 } == ["accepted \(VideoMode.sendOnly)"] })
-        #expect(await eventually { aliceSeen.videoUpdates.withLock { $0.last } == .sendOnly && bobSeen.videoUpdates.withLock { $0.last } == .receiveOnly })
+        #expect(await EndToEnd.eventually { aliceSeen.videoAnswers.withLock { $0 } == ["accepted \(VideoMode.sendOnly)"] })
+        #expect(await EndToEnd.eventually { aliceSeen.videoUpdates.withLock { $0.last } == .sendOnly && bobSeen.videoUpdates.withLock { $0.last } == .receiveOnly })
 
         try await alice.setVideoMode(.disabled)
-        #expect(await eventually { aliceSeen.videoUpdates.withLock { $0.last } == .disabled && bobSeen.videoUpdates.withLock { $0.last } == .disabled })
+        #expect(await EndToEnd.eventually { aliceSeen.videoUpdates.withLock { $0.last } == .disabled && bobSeen.videoUpdates.withLock { $0.last } == .disabled })
 
         try await alice.setVideoMode(.sendReceive)
-        #expect(await eventually { bobSeen.videoRequests.withLock { $0.count } == 2 })
+        #expect(await EndToEnd.eventually { bobSeen.videoRequests.withLock { $0.count } == 2 })
         try await bob.denyVideo()
-        #expect(await eventually { aliceSeen.videoAnswers.withLock { $0.last } == "denied" })
+        #expect(await EndToEnd.eventually { aliceSeen.videoAnswers.withLock { $0.last } == "denied" })
         #expect(aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS", "the call goes on")
 
         try await bob.hangUp()
-        #expect(await eventually { aliceSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "ENDED" })
         await alice.stop()
         await bob.stop()
         await server.shutdown()

@@ -59,13 +59,8 @@ struct CallLifecycleEndToEndTests {
         mutating func agent(_ user: String, configuration: CallConfiguration = CallConfiguration())
             async throws -> (CallAgent, Observer) {
             let url = self.url
-            let agent = CallAgent(user: user, connect: {
-                // The call core decides busy and acceptance; the signaling client must not.
-                let client = try await SignalingClient.connect(
-                    url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil))
-                try await client.register(user: user, token: "")
-                return client
-            }, peerConfiguration: .loopback, configuration: configuration)
+            let agent = CallAgent(user: user, connect: { try await EndToEnd.connectedClient(user, url: url) },
+                                  peerConfiguration: .loopback, configuration: configuration)
             let observer = Observer()
             watchers.append(observer.watch(agent))
             try await agent.start()
@@ -80,23 +75,13 @@ struct CallLifecycleEndToEndTests {
         }
     }
 
-    private func eventually(seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
-        while clock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
-
     /// alice calls bob and bob accepts: both IN_PROGRESS.
     private func connect(_ alice: CallAgent, _ aliceSeen: Observer, _ bob: CallAgent, _ bobSeen: Observer) async throws {
         let invitesBefore = bobSeen.invites.withLock { $0 }
         _ = try await alice.call(to: "bob", media: .audioOnly)
-        #expect(await eventually { bobSeen.invites.withLock { $0 } == invitesBefore + 1 })
+        #expect(await EndToEnd.eventually { bobSeen.invites.withLock { $0 } == invitesBefore + 1 })
         try await bob.accept(media: .audioOnly)
-        #expect(await eventually { aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS" })
     }
 
     @Test("cancel before answer: both sides end with reason cancelled")
@@ -105,9 +90,9 @@ struct CallLifecycleEndToEndTests {
         let (alice, aliceSeen) = try await rig.agent("alice")
         let (_, bobSeen) = try await rig.agent("bob")
         _ = try await alice.call(to: "bob", media: .audioOnly)
-        #expect(await eventually { bobSeen.invites.withLock { $0 } == 1 && aliceSeen.lastState == "RINGING" })
+        #expect(await EndToEnd.eventually { bobSeen.invites.withLock { $0 } == 1 && aliceSeen.lastState == "RINGING" })
         try await alice.cancel()
-        #expect(await eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
         #expect(aliceSeen.lastReason == "cancelled")
         #expect(bobSeen.lastReason == "cancelled")
         await rig.finish()
@@ -119,7 +104,7 @@ struct CallLifecycleEndToEndTests {
         let (alice, aliceSeen) = try await rig.agent("alice")
         let (_, bobSeen) = try await rig.agent("bob")
         _ = try await alice.call(to: "bob", media: .audioOnly, timeout: .seconds(1))
-        #expect(await eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
         #expect(aliceSeen.states.withLock { $0 } == ["RINGING", "ENDED"])
         #expect(aliceSeen.lastReason == "noAnswer")
         #expect(bobSeen.lastReason == "noAnswer")
@@ -136,11 +121,11 @@ struct CallLifecycleEndToEndTests {
         let bobOnCall = await bob.isOnCall
         #expect(bobOnCall)
         _ = try await carol.call(to: "bob", media: .audioOnly)
-        #expect(await eventually { carolSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { carolSeen.lastState == "ENDED" })
         #expect(carolSeen.lastReason == "busy")
         #expect(aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS")
         try await alice.hangUp()
-        #expect(await eventually { bobSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { bobSeen.lastState == "ENDED" })
         await rig.finish()
     }
 
@@ -151,7 +136,7 @@ struct CallLifecycleEndToEndTests {
         let (bob, bobSeen) = try await rig.agent("bob")
         try await connect(alice, aliceSeen, bob, bobSeen)
         try await alice.hangUp()
-        #expect(await eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
         #expect(aliceSeen.lastReason == "localHangUp")
         #expect(bobSeen.lastReason == "remoteHangUp")
         let aliceOnCall = await alice.isOnCall
@@ -168,13 +153,13 @@ struct CallLifecycleEndToEndTests {
         let (bobPhone, phoneSeen) = try await rig.agent("bob")
         let (_, deskSeen) = try await rig.agent("bob")
         _ = try await alice.call(to: "bob", media: .audioOnly)
-        #expect(await eventually { phoneSeen.invites.withLock { $0 } == 1 && deskSeen.invites.withLock { $0 } == 1 })
+        #expect(await EndToEnd.eventually { phoneSeen.invites.withLock { $0 } == 1 && deskSeen.invites.withLock { $0 } == 1 })
         try await bobPhone.accept(media: .audioOnly)
-        #expect(await eventually { deskSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { deskSeen.lastState == "ENDED" })
         #expect(deskSeen.lastReason == "answeredElsewhere")
-        #expect(await eventually { aliceSeen.lastState == "IN_PROGRESS" && phoneSeen.lastState == "IN_PROGRESS" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "IN_PROGRESS" && phoneSeen.lastState == "IN_PROGRESS" })
         try await alice.hangUp()
-        #expect(await eventually { phoneSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { phoneSeen.lastState == "ENDED" })
         await rig.finish()
     }
 
@@ -185,9 +170,9 @@ struct CallLifecycleEndToEndTests {
         let (bobPhone, phoneSeen) = try await rig.agent("bob")
         let (_, deskSeen) = try await rig.agent("bob")
         _ = try await alice.call(to: "bob", media: .audioOnly, rejectPolicy: .any)
-        #expect(await eventually { phoneSeen.invites.withLock { $0 } == 1 && deskSeen.invites.withLock { $0 } == 1 })
+        #expect(await EndToEnd.eventually { phoneSeen.invites.withLock { $0 } == 1 && deskSeen.invites.withLock { $0 } == 1 })
         try await bobPhone.reject(reason: .declined)
-        #expect(await eventually { aliceSeen.lastState == "ENDED" && deskSeen.lastState == "ENDED" && phoneSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "ENDED" && deskSeen.lastState == "ENDED" && phoneSeen.lastState == "ENDED" })
         #expect(aliceSeen.lastReason == "rejected")
         #expect(deskSeen.lastReason == "rejectedElsewhere")
         await rig.finish()
@@ -200,14 +185,14 @@ struct CallLifecycleEndToEndTests {
         let (bobPhone, phoneSeen) = try await rig.agent("bob")
         let (bobDesk, deskSeen) = try await rig.agent("bob")
         _ = try await alice.call(to: "bob", media: .audioOnly)
-        #expect(await eventually { phoneSeen.invites.withLock { $0 } == 1 && deskSeen.invites.withLock { $0 } == 1 })
+        #expect(await EndToEnd.eventually { phoneSeen.invites.withLock { $0 } == 1 && deskSeen.invites.withLock { $0 } == 1 })
         try await bobPhone.reject(reason: .declined)
-        #expect(await eventually { phoneSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { phoneSeen.lastState == "ENDED" })
         #expect(deskSeen.lastState == "RINGING" && aliceSeen.lastState == "RINGING")
         try await bobDesk.accept(media: .audioOnly)
-        #expect(await eventually { aliceSeen.lastState == "IN_PROGRESS" && deskSeen.lastState == "IN_PROGRESS" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "IN_PROGRESS" && deskSeen.lastState == "IN_PROGRESS" })
         try await alice.hangUp()
-        #expect(await eventually { deskSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { deskSeen.lastState == "ENDED" })
         await rig.finish()
     }
 
@@ -223,22 +208,22 @@ struct CallLifecycleEndToEndTests {
         try await connect(alice, aliceSeen, bob, bobSeen)
 
         await rig.server.shutdown()
-        #expect(await eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
         #expect(aliceSeen.lastReason == "signalingLost")
         #expect(bobSeen.lastReason == "signalingLost")
-        #expect(await eventually { aliceSeen.clientStates.withLock { $0.contains("paused") } })
+        #expect(await EndToEnd.eventually { aliceSeen.clientStates.withLock { $0.contains("paused") } })
         // While paused a call is refused with a clear error, not lost.
         await #expect(throws: CallError.self) { _ = try await alice.call(to: "bob", media: .audioOnly) }
 
         // The same address comes back: both clients resume and are running again.
         let revived = SignalingServer(host: "127.0.0.1", port: port)
         _ = try await revived.start()
-        #expect(await eventually { aliceSeen.lastClientState == "running" && bobSeen.lastClientState == "running" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastClientState == "running" && bobSeen.lastClientState == "running" })
         #expect(aliceSeen.clientStates.withLock { $0 }.contains("resuming"))
 
         try await connect(alice, aliceSeen, bob, bobSeen)
         try await bob.hangUp()
-        #expect(await eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
         #expect(aliceSeen.lastReason == "remoteHangUp")
         await rig.finish()
         await revived.shutdown()

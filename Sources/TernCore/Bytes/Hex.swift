@@ -34,7 +34,8 @@ public enum Hex {
         return high == nil ? out : nil
     }
 
-    private static func nibble(_ char: UInt8) -> UInt8? {
+    /// The value of one ASCII hex digit (either case), or nil.
+    public static func nibble(_ char: UInt8) -> UInt8? {
         switch char {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): char - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): char - UInt8(ascii: "a") + 10

@@ -48,7 +48,7 @@ public struct Fingerprint: SDPAttributeValue, SDPBytesParsable, Hashable {
         guard (hex.count + 1) % 3 == 0 else { return false }
         var index = hex.startIndex
         while index < hex.endIndex {
-            guard let high = nibble(hex[index]), let low = nibble(hex[index + 1]) else { return false }
+            guard let high = Hex.nibble(hex[index]), let low = Hex.nibble(hex[index + 1]) else { return false }
             body(high << 4 | low)
             index += 2
             if index < hex.endIndex {
@@ -57,15 +57,6 @@ public struct Fingerprint: SDPAttributeValue, SDPBytesParsable, Hashable {
             }
         }
         return true
-    }
-
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Uppercase colon-separated hex, as browsers write it.

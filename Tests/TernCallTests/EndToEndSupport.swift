@@ -1,0 +1,35 @@
+import TernCall
+import TernSignaling
+import TernSignalingClient
+
+/// Shared by the end-to-end suites that run call agents through the real signaling server.
+enum EndToEnd {
+    /// A bound on waiting for real sockets and servers, not an assertion about speed.
+    static func eventually(seconds: Double = 30, _ condition: @Sendable () async -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        while clock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return await condition()
+    }
+
+    /// The options every test agent's client uses: the call core decides busy and acceptance,
+    /// the signaling client must not.
+    static let clientOptions = SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil)
+
+    /// A client connected to `url` and registered as `user` (open server: any token).
+    static func connectedClient(_ user: String, url: String) async throws -> SignalingClient {
+        let client = try await SignalingClient.connect(url: url, options: clientOptions)
+        try await client.register(user: user, token: "")
+        return client
+    }
+
+    /// A started agent on one connected client, with loopback peer connections.
+    static func agent(_ user: String, url: String) async throws -> CallAgent {
+        let agent = CallAgent(user: user, signaling: try await connectedClient(user, url: url), peerConfiguration: .loopback)
+        try await agent.start()
+        return agent
+    }
+}
