@@ -103,19 +103,8 @@ struct LoopbackCall {
 
     /// Media both ways for the duration, with in-call events and a video round trip in the middle.
     private mutating func runMedia(_ alice: CallParticipant, _ bob: CallParticipant) async {
-        let pumps = [await startPump(alice), await startPump(bob)]
-        let samples = self.samples
-        let statsTask = Task { [timeline] in
-            var second = 0
-            var totals = StatsLine.Totals()
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                second += 1
-                if let sample = StatsLine.log(second: second, receiver: bob, sender: alice, timeline: timeline, previous: &totals) {
-                    samples.append(sample)
-                }
-            }
-        }
+        let pumps = [await MediaPump.start(for: alice), await MediaPump.start(for: bob)]
+        let statsTask = StatsLine.everySecond(receiver: bob, sender: alice, timeline: timeline, into: samples)
         // In-call events and the video round trip happen a third of the way in; media flows for
         // the whole duration.
         let clock = ContinuousClock()
@@ -127,12 +116,5 @@ struct LoopbackCall {
         statsTask.cancel()
         checkMedia(alice, bob)
         pumps.forEach { $0.cancel() }
-    }
-
-    private func startPump(_ participant: CallParticipant) async -> Task<Void, Never> {
-        let callId = participant.snapshot.callId ?? ""
-        let senders = await participant.agent.senders(callId: callId)
-        let tone = participant.toneHz
-        return Task { await MediaPump.run(audio: senders.audio, video: senders.video, toneHz: tone) }
     }
 }

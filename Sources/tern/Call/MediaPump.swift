@@ -4,6 +4,13 @@ import TernPeer
 /// Feeds synthetic media into a call's senders in real time: a 20 ms tone frame every 20 ms and
 /// a test-pattern video frame every 33 ms, until cancelled.
 enum MediaPump {
+    /// Starts pumping `participant`'s tone and test pattern into its call's senders; cancel to stop.
+    static func start(for participant: CallParticipant) async -> Task<Void, Never> {
+        let senders = await participant.agent.senders(callId: participant.snapshot.callId ?? "")
+        let tone = participant.toneHz
+        return Task { await run(audio: senders.audio, video: senders.video, toneHz: tone) }
+    }
+
     static func run(audio: RtpSender?, video: RtpSender?, toneHz: Double) async {
         var tone = SineToneSource(frequency: toneHz)
         var pattern = TestPatternSource(width: 320, height: 240)

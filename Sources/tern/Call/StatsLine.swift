@@ -10,6 +10,25 @@ enum StatsLine {
 
     /// Logs one line and returns the sample for the report's charts.
     @discardableResult
+    /// Logs a stats line each second (what `receiver` received, `sender` sent) into `samples`
+    /// until the returned task is cancelled.
+    static func everySecond(receiver: CallParticipant, sender: CallParticipant, timeline: Timeline,
+                            into samples: SampleLog) -> Task<Void, Never> {
+        Task {
+            var second = 0
+            var totals = Totals()
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard !Task.isCancelled else { return }
+                second += 1
+                if let sample = log(second: second, receiver: receiver, sender: sender, timeline: timeline,
+                                    previous: &totals) {
+                    samples.append(sample)
+                }
+            }
+        }
+    }
+
     static func log(second: Int, receiver: CallParticipant, sender: CallParticipant, timeline: Timeline,
                     previous: inout Totals) -> CallStatsSample? {
         guard let peer = receiver.snapshot.peer else { return nil }

@@ -259,25 +259,9 @@ struct PeerSession {
 
     /// Media, stats lines and the echo run while the call is up; returns the figures read while up.
     private mutating func runCall(_ participant: CallParticipant, channels: PeerDataChannels, echoRun: EchoRun?) async -> CallSummary {
-        let callId = participant.snapshot.callId ?? ""
-        let senders = await participant.agent.senders(callId: callId)
-        let tone = participant.toneHz
-        let pump = Task { await MediaPump.run(audio: senders.audio, video: senders.video, toneHz: tone) }
+        let pump = await MediaPump.start(for: participant)
         defer { pump.cancel() }
-        let samples = self.samples
-        let statsTask = Task { [timeline] in
-            var second = 0
-            var totals = StatsLine.Totals()
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                guard !Task.isCancelled else { return }
-                second += 1
-                if let sample = StatsLine.log(second: second, receiver: participant, sender: participant,
-                                              timeline: timeline, previous: &totals) {
-                    samples.append(sample)
-                }
-            }
-        }
+        let statsTask = StatsLine.everySecond(receiver: participant, sender: participant, timeline: timeline, into: samples)
         defer { statsTask.cancel() }
 
         let clock = ContinuousClock()
