@@ -60,9 +60,20 @@ public final class SRTPSession: @unchecked Sendable {
     private let session: OpaquePointer  // srtp_t, only used under `state`'s lock
     private let state = Mutex(Statistics())
 
-    /// libsrtp's one-time initialisation (`srtp_init`), run once per process (Swift's lazy
-    /// static initialisation is thread-safe).
-    private static let libraryStatus: Int32 = Int32(bitPattern: srtp_init().rawValue)
+    /// libsrtp's one-time initialisation (`srtp_init`, which self-tests every cipher), run once
+    /// per process (Swift's lazy static initialisation is thread-safe). The crypto backend is
+    /// held first so that neither the self-tests nor later sessions reload it (see the shim).
+    private static let libraryStatus: Int32 = {
+        _ = tern_srtp_hold_crypto_backend()
+        return Int32(bitPattern: srtp_init().rawValue)
+    }()
+
+    /// Runs libsrtp's one-time initialisation now (10–30 ms on first use) instead of inside the
+    /// first DTLS handshake that completes. A peer connection calls this off its caller's
+    /// thread when it is created, so the first call's set-up does not pay for it. Idempotent.
+    public static func prepareLibrary() {
+        _ = libraryStatus
+    }
 
     /// Creates a session from a master key and salt.
     /// - Parameter replayWindow: packets of the replay window (libsrtp accepts 64...32768).

@@ -75,7 +75,14 @@ public final class PeerConnection: Sendable {
         state = Mutex(State(jsep: jsep))
         (events, continuation) = AsyncStream.makeStream(of: PeerConnectionEvent.self, bufferingPolicy: .unbounded)
         createdAt = SystemClock().now()
+        Self.prepareLibrariesOnce
     }
+
+    /// libsrtp's process-wide initialisation, started by the first connection on a background
+    /// thread so it has finished before that connection's DTLS handshake needs it.
+    private static let prepareLibrariesOnce: Void = {
+        DispatchQueue.global(qos: .userInitiated).async { SRTPSession.prepareLibrary() }
+    }()
 
     deinit {
         close()
