@@ -53,7 +53,9 @@ let package = Package(
         .target(name: "TernICE", dependencies: ["TernCore", "CNice", "COpenSSL"], swiftSettings: strict),
         .target(name: "TernDTLS", dependencies: ["TernCore", "COpenSSL", "CSRTP"], swiftSettings: strict),
         .target(name: "TernRTP", dependencies: ["TernCore"], swiftSettings: strict),
-        .target(name: "TernSCTP", dependencies: ["TernCore", .product(name: "DequeModule", package: "swift-collections")],
+        // The CPU's CRC32c instruction for SCTP's checksum (a regular C target: it has a .c file).
+        .target(name: "CCRC32C"),
+        .target(name: "TernSCTP", dependencies: ["TernCore", "CCRC32C", .product(name: "DequeModule", package: "swift-collections")],
                 swiftSettings: strict),
         .target(name: "TernMedia", dependencies: ["TernCore", "COpus", "CVPX"], swiftSettings: strict),
         .target(name: "TernPeer",

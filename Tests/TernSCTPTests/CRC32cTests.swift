@@ -28,6 +28,18 @@ import TernCore
         }
     }
 
+    @Test func hardwareAndTablePathsAgreeForEveryLengthAndAlignment() {
+        var rng = SplitMix(seed: 11)
+        let data = (0..<300).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        for start in 0..<9 {
+            for end in stride(from: start, through: data.count, by: 5) {
+                let table = data[start..<end].withUnsafeBytes { CRC32c.tableUpdate(0xFFFF_FFFF, $0) }
+                #expect(CRC32c.checksum(data[start..<end]) == ~table)
+            }
+        }
+        #expect(CRC32c.usesHardware, "x86-64 machines here have SSE 4.2")
+    }
+
     @Test func hmacSHA256MatchesRFC4231Case2() {
         let mac = HMACSHA256.authenticate(Array("what do ya want for nothing?".utf8), key: Array("Jefe".utf8))
         #expect(mac.map { String(format: "%02x", $0) }.joined()

@@ -1,5 +1,9 @@
+internal import CCRC32C
+
 /// CRC32c (Castagnoli, polynomial 0x1EDC6F41, reflected 0x82F63B78), the SCTP
-/// checksum of RFC 9260 §6.8 and Appendix A, computed with slicing-by-8 tables.
+/// checksum of RFC 9260 §6.8 and Appendix A: with the CPU's crc32 instruction where there is
+/// one (x86-64 SSE 4.2; ~10x the table's speed, and every DATA packet is checksummed on both
+/// sides), otherwise with slicing-by-8 tables.
 ///
 /// The checksum is stored in the packet in little-endian byte order, as
 /// RFC 9260 Appendix A requires (the reflected CRC's low byte goes first).
@@ -41,7 +45,18 @@ public enum CRC32c {
         }
     }
 
+    /// Whether the crc32 instruction is used (decided once per process).
+    static let usesHardware = tern_crc32c_hardware_available() != 0
+
     private static func update(_ initial: UInt32, _ buffer: UnsafeRawBufferPointer) -> UInt32 {
+        if usesHardware, let base = buffer.baseAddress {
+            return tern_crc32c_hardware_update(initial, base, buffer.count)
+        }
+        return tableUpdate(initial, buffer)
+    }
+
+    /// The portable slicing-by-8 update (also what the tests compare the hardware path with).
+    static func tableUpdate(_ initial: UInt32, _ buffer: UnsafeRawBufferPointer) -> UInt32 {
         var crc = initial
         var index = 0
         let count = buffer.count
