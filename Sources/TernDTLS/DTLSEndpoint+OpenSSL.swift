@@ -114,13 +114,12 @@ extension DTLSEndpoint {
 
     /// Reads every application record OpenSSL can decrypt from the inbox.
     func readApplicationData(now: Instant) {
-        var buffer = [UInt8](repeating: 0, count: 16_384 + 2_048)
         while state == .connected {
             OpenSSLErrorQueue.clear()
-            let count = SSL_read(ssl, &buffer, Int32(buffer.count))
+            let count = readBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
             if count > 0 {
                 statistics.applicationRecordsReceived += 1
-                io.events.append(.applicationData(Array(buffer[0..<Int(count)])))
+                io.events.append(.applicationData(Array(readBuffer[0..<Int(count)])))
                 continue
             }
             switch SSL_get_error(ssl, count) {

@@ -44,6 +44,9 @@ public final class DTLSEndpoint {
     let io: EndpointIO
     let context: OpaquePointer  // SSL_CTX *
     let ssl: OpaquePointer  // SSL *
+    /// Where `SSL_read` decrypts each record: allocated once (a fresh zeroed 18 KiB array per
+    /// datagram was a visible share of the receive path); each record is copied out at its size.
+    var readBuffer = [UInt8](repeating: 0, count: 16_384 + 2_048)
 
     /// Creates the OpenSSL context and connection. Throws when no remote fingerprint is
     /// configured (fail closed) or OpenSSL refuses the configuration.

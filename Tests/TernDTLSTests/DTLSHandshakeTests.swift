@@ -117,6 +117,20 @@ import TernCore
         #expect(harness.clientSent.last?.count ?? 0 <= 1200)
     }
 
+    @Test func aRecordLargerThanTheMTUTravelsWholeInOneDatagram() throws {
+        // SCTP's path MTU discovery sends packets of up to 16 KiB: each must stay one record in
+        // one datagram, or the receiver would see pieces of an SCTP packet.
+        let harness = try DTLSTestHarness.make()
+        #expect(harness.handshake())
+        let big = (0..<16_384).map { UInt8(truncatingIfNeeded: $0) }
+        let before = harness.clientSent.count
+        try harness.client.send(applicationData: big)
+        harness.flush()
+        #expect(harness.clientSent.count == before + 1)
+        harness.run { !DTLSTestHarness.applicationData(in: $0.serverEvents).isEmpty }
+        #expect(DTLSTestHarness.applicationData(in: harness.serverEvents) == [big])
+    }
+
     @Test func sendBeforeConnectedIsATypedError() throws {
         let harness = try DTLSTestHarness.make()
         #expect(throws: DTLSError.notConnected) { try harness.client.send(applicationData: [1]) }
