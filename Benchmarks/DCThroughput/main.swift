@@ -79,6 +79,17 @@ func armWatchdog(seconds: Int, run: Int) -> DispatchWorkItem {
     return item
 }
 
+/// Both processes' configuration: loopback ICE; DCBENCH_SCTP_MAX_PACKET=N caps the SCTP packet
+/// size path MTU discovery may reach (1200 turns discovery off: every packet 1,200 bytes).
+func benchConfiguration() -> PeerConfiguration {
+    var configuration = PeerConfiguration.loopback
+    if let text = ProcessInfo.processInfo.environment["DCBENCH_SCTP_MAX_PACKET"], let size = Int(text) {
+        configuration.sctp.maximumPacketSize = size
+        configuration.sctp.pathMTUDiscovery = size > configuration.sctp.mtu
+    }
+    return configuration
+}
+
 // MARK: - Parent (offerer, sender)
 
 struct RunResult {
@@ -100,7 +111,7 @@ func parentRun(_ options: Options, run: Int) async throws -> RunResult {
     let pipe = SignalPipe(readFD: fromChild.fileHandleForReading.fileDescriptor,
                           writeFD: toChild.fileHandleForWriting.fileDescriptor)
 
-    var configuration = PeerConfiguration.loopback
+    var configuration = benchConfiguration()
     let sctpTrace = SCTPTrace()
     if tracing { sctpTrace.install(into: &configuration) }
     let pc = try PeerConnection(configuration: configuration)
@@ -214,7 +225,7 @@ func childMain() async {
     dup2(2, 1)
     let pipe = SignalPipe(readFD: 0, writeFD: signalFD)
     let pc: PeerConnection
-    var configuration = PeerConfiguration.loopback
+    var configuration = benchConfiguration()
     let sctpTrace = SCTPTrace()
     if tracing {
         sctpTrace.install(into: &configuration)

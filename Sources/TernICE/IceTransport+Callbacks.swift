@@ -79,13 +79,16 @@ extension IceTransport {
             s.selectedPair = pair
             s.rtt.reset() // W3C pair statistics belong to one pair
             record(.selectedPair(pair), in: &s)
-            emit(.selectedPairChanged(pair))
             return true
         }
-        if changed {
-            enlargeSelectedSocketBuffers()
-            roundTripPairSelected()
+        guard changed else { return }
+        // Buffers first, so whoever handles the event can read `selectedSocketDatagramCapacity`.
+        // (Every libnice callback runs on this thread, so no other ICE event can slip in between.)
+        enlargeSelectedSocketBuffers()
+        state.withLock { s in
+            if !s.closed { emit(.selectedPairChanged(pair)) }
         }
+        roundTripPairSelected()
     }
 
     func niceReceive(_ bytes: UnsafeRawBufferPointer) {

@@ -38,6 +38,9 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
         /// Round-trip time of the selected pair, measured with our own probes (IceTransport+RTT.swift).
         var rtt = PairRTTProbe()
         var rttTimerRunning = false
+        /// SO_RCVBUF of the selected pair's socket after `enlargeSelectedSocketBuffers`, as the
+        /// kernel reports it (twice what was asked: it counts its own bookkeeping).
+        var selectedSocketReceiveBuffer: Int?
     }
 
     let state = Mutex(State())

@@ -32,7 +32,13 @@ extension PeerConnection {
             }
             updateConnectionState()
         case let .selectedPairChanged(pair):
-            state.withLock { $0.selectedPair = pair }
+            let (driver, ice) = state.withLock { state in
+                state.selectedPair = pair
+                return (state.driver, state.ice)
+            }
+            if let driver, let capacity = ice?.selectedSocketDatagramCapacity {
+                driver.perform { core, _ in core.arrivalDatagramCapacity = capacity }
+            }
             emit(.selectedCandidatePairChanged(pair))
         case .remoteCandidateDropped:
             break  // recorded in the ICE trace with its reason

@@ -176,6 +176,9 @@ extension PeerConnection {
             return (state.earlyDatagrams, state.senders)
         }
         for sender in senders { sender.attach(driver) }
+        if let capacity = ice.selectedSocketDatagramCapacity {
+            driver.perform { core, _ in core.arrivalDatagramCapacity = capacity }
+        }
         ice.setReceiveHandler { datagram in driver.receive(datagram) }
         for datagram in early { driver.receive(datagram) }
         return driver

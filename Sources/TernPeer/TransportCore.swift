@@ -116,6 +116,20 @@ final class TransportCore {
         setDTLSState(.closed)
     }
 
+    /// How many datagrams the ICE socket can queue (`IceTransport.selectedSocketDatagramCapacity`).
+    /// The SCTP receive window is capped to three quarters of what they carry, so the peer's
+    /// flight always fits in the socket even while this side falls behind; the rest is room
+    /// for media and SACKs sharing the socket.
+    var arrivalDatagramCapacity: Int? {
+        didSet { applyArrivalLimit() }
+    }
+
+    func applyArrivalLimit() {
+        guard let sctp, let capacity = arrivalDatagramCapacity else { return }
+        let payloadPerDatagram = parameters.sctp.mtu - SCTPPacket.headerSize - DataChunk.headerSize
+        sctp.association.arrivalWindowLimit = capacity * payloadPerDatagram * 3 / 4
+    }
+
     /// Adds data channels to a transport that was negotiated without them (an application
     /// section added by renegotiation, RFC 9429 §5.2.2). Connects at once if DTLS is up.
     func enableDataChannels(remoteMaxMessageSize: Int, now: Instant) {
@@ -126,6 +140,7 @@ final class TransportCore {
         let endpoint = DataChannelEndpoint(role: parameters.dtls.role == .client ? .client : .server,
                                            config: parameters.sctp, remoteMaxMessageSize: remoteMaxMessageSize)
         sctp = endpoint
+        applyArrivalLimit()
         if dtls.state == .connected {
             endpoint.connect(now: now)
             pumpSCTP(now: now)

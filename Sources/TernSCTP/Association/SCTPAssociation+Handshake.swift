@@ -137,6 +137,7 @@ extension SCTPAssociation {
         t1Deadline = nil
         lastActivity = now
         heartbeatDeadline = now + config.heartbeatInterval
+        if config.pathMTUDiscovery { pathMTU.start() }
         events.append(.connected)
     }
 
@@ -151,6 +152,7 @@ extension SCTPAssociation {
         reassembly = ReassemblyQueue(maxMessageSize: config.maxMessageSize)
         sendQueue.removeAll()
         outstanding.removeAll()
+        gapAckedCount = 0
         pendingRetransmits = 0
         queuedBytes = 0
         streamBuffered = [:]
@@ -158,6 +160,7 @@ extension SCTPAssociation {
         flightSize = 0
         cwnd = config.initialCongestionWindow ?? min(4 * config.mtu, max(2 * config.mtu, 4380))
         ssthresh = Int(Int32.max)
+        hyStart = HyStart()
         partialBytesAcked = 0
         inFastRecovery = false
         t3Deadline = nil

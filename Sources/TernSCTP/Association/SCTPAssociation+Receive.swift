@@ -172,6 +172,12 @@ extension SCTPAssociation {
     }
 
     private func handleHeartbeatAck(_ params: [SCTPParameter], now: Instant) {
+        for case let .heartbeatInfo(info) in params {
+            if let nonce = PathMTUProbe.nonce(inHeartbeatInfo: info) {
+                pathMTU.probeAcknowledged(nonce: nonce)
+                return  // a probe says nothing about reachability at the base size
+            }
+        }
         heartbeatAckDeadline = nil
         errorCount = 0
         for case let .heartbeatInfo(info) in params where info.count == 8 {

@@ -12,14 +12,20 @@ extension SCTPAssociation {
         var bytesNewlyAcked = 0
         var cumAdvanced = false
         var highestNewlyAcked: UInt32?
+        // When the newest chunk this SACK acknowledges was sent, if it was sent only once (Karn):
+        // an RTT sample for slow-start exit.
+        var newestSampleSentAt: Instant?
 
         while let first = outstanding.first, first.chunk.tsn.tsnLessOrEqual(cum) {
             outstanding.removeFirst()
             if first.needsRetransmit { pendingRetransmits -= 1 }
             if first.inFlight { flightSize -= first.size }
-            if !first.gapAcked && !first.abandoned {
+            if first.gapAcked {
+                gapAckedCount -= 1
+            } else if !first.abandoned {
                 bytesNewlyAcked += first.size
                 highestNewlyAcked = first.chunk.tsn
+                newestSampleSentAt = first.transmissions == 1 ? first.lastSent : nil
             }
             if !first.abandoned { queuedBytes -= first.size }
             if let probe = rttProbe, probe.tsn == first.chunk.tsn {
@@ -42,6 +48,7 @@ extension SCTPAssociation {
             while i <= end {
                 if !outstanding[i].gapAcked {
                     outstanding[i].gapAcked = true
+                    gapAckedCount += 1
                     clearRetransmit(at: i)
                     if outstanding[i].inFlight {
                         outstanding[i].inFlight = false
@@ -50,25 +57,28 @@ extension SCTPAssociation {
                     if !outstanding[i].abandoned {
                         bytesNewlyAcked += outstanding[i].size
                         highestNewlyAcked = outstanding[i].chunk.tsn
+                        newestSampleSentAt = outstanding[i].transmissions == 1 ? outstanding[i].lastSent : nil
                     }
                 }
                 i += 1
             }
         }
 
-        // §7.2.4 fast retransmit with HTNA: only TSNs below the highest newly acked one get a miss.
+        // §7.2.4 fast retransmit with HTNA: only TSNs below the highest newly acked one get a
+        // miss indication. Those are the holes between the gap blocks, so only the holes are
+        // walked (not every outstanding chunk: with megabytes in flight that was the sender's
+        // largest cost per SACK).
         var marked = false
-        if let highest = highestNewlyAcked, !sack.gapBlocks.isEmpty {
-            var i = 0
-            while i < outstanding.count, outstanding[i].chunk.tsn.tsnLess(highest) {
-                if !outstanding[i].gapAcked, !outstanding[i].abandoned, !outstanding[i].needsRetransmit {
-                    outstanding[i].missIndications += 1
-                    if outstanding[i].missIndications == 3 {
-                        markForRetransmit(at: i, now: now)
-                        marked = true
-                    }
-                }
-                i += 1
+        if let highest = highestNewlyAcked, !sack.gapBlocks.isEmpty, let firstTSN = outstanding.first?.chunk.tsn {
+            // Index of the highest newly acked chunk: everything before it that no block covers.
+            let limit = min(Int(Int32(bitPattern: highest &- firstTSN)), outstanding.count)
+            var holeStart = 0
+            for block in sack.gapBlocks where block.start <= block.end && block.start > 0 {
+                guard holeStart < limit else { break }
+                let blockStart = Int(Int32(bitPattern: base &+ UInt32(block.start) &- firstTSN))
+                let holeEnd = min(max(blockStart, holeStart), limit)
+                if countMisses(in: holeStart..<holeEnd, now: now) { marked = true }
+                holeStart = max(holeStart, Int(Int32(bitPattern: base &+ UInt32(block.end) &- firstTSN)) + 1)
             }
         }
         if marked {
@@ -78,6 +88,7 @@ extension SCTPAssociation {
                 partialBytesAcked = 0
                 inFastRecovery = true
                 fastRecoveryExit = nextTSN &- 1
+                hyStart.finish()
             }
             fastRetransmitPending = true
         }
@@ -89,8 +100,14 @@ extension SCTPAssociation {
             // by the application. Robust to a batch of SACKs processed before the next poll.
             let fullyUtilized = cwndLimited || flightBefore + config.mtu >= cwnd
             if cwnd <= ssthresh {
-                // RFC 9260 §7.2.1 with L = 2 (RFC 3465 appropriate byte counting).
-                if fullyUtilized { cwnd += min(bytesNewlyAcked, 2 * config.mtu) }
+                let rtt = newestSampleSentAt.map { now - $0 }
+                if hyStart.sackReceived(cumulativeAck: cum, highestSent: nextTSN &- 1, rtt: rtt) {
+                    ssthresh = cwnd  // RFC 9406 §4.2: CSS over, congestion avoidance from here
+                } else if fullyUtilized {
+                    // RFC 9260 §7.2.1 with L = 2 (RFC 3465 appropriate byte counting), slowed
+                    // down during HyStart++'s Conservative Slow Start.
+                    cwnd += min(bytesNewlyAcked, 2 * config.mtu) / hyStart.growthDivisor
+                }
             } else {
                 partialBytesAcked += bytesNewlyAcked
                 if partialBytesAcked >= cwnd, fullyUtilized {
@@ -104,7 +121,7 @@ extension SCTPAssociation {
         peerReceiverWindow = max(0, Int(sack.advertisedReceiverWindowCredit) - flightSize)
 
         // T3-rtx (§6.3.2 R2/R3).
-        if outstanding.contains(where: { !$0.gapAcked }) {
+        if outstanding.count > gapAckedCount {
             if cumAdvanced || t3Deadline == nil { t3Deadline = now + rto.rto }
         } else {
             t3Deadline = nil
@@ -112,6 +129,21 @@ extension SCTPAssociation {
         updateAdvancedPeerAckPoint()
         if state == .shutdownPending || state == .shutdownReceived { maybeSendShutdown(now: now) }
         maybeStartReset(now: now)
+    }
+
+    /// Adds a miss indication to each unacknowledged chunk at `indices` of `outstanding` (one
+    /// hole between gap blocks) and marks those reaching three for fast retransmit (§7.2.4).
+    /// Returns whether any was marked.
+    private func countMisses(in indices: Range<Int>, now: Instant) -> Bool {
+        var marked = false
+        for i in indices where !outstanding[i].gapAcked && !outstanding[i].abandoned && !outstanding[i].needsRetransmit {
+            outstanding[i].missIndications += 1
+            if outstanding[i].missIndications == 3 {
+                markForRetransmit(at: i, now: now)
+                marked = true
+            }
+        }
+        return marked
     }
 
     /// Marks an outstanding chunk for retransmission, or abandons its message under PR-SCTP.

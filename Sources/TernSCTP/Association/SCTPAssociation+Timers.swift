@@ -15,6 +15,7 @@ extension SCTPAssociation {
         if terminated { return }
         if let d = t2Deadline, now >= d { handleT2(now: now) }
         if let d = reconfigDeadline, now >= d { handleReconfigTimeout(now: now) }
+        if let d = pathMTU.probeDeadline, now >= d { pathMTU.probeTimedOut(now: now) }
         if let d = heartbeatAckDeadline, now >= d {
             heartbeatAckDeadline = nil
             rto.backOff()
@@ -50,6 +51,9 @@ extension SCTPAssociation {
         rto.backOff()
         ssthresh = max(cwnd / 2, 4 * config.mtu)
         cwnd = config.mtu
+        hyStart.finish()
+        // RFC 8899 §4.3: a timeout while sending larger packets may be a black hole.
+        if config.pathMTUDiscovery { pathMTU.blackHoleSuspected() }
         partialBytesAcked = 0
         inFastRecovery = false
         rttProbe = nil

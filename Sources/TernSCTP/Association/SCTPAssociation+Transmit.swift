@@ -11,6 +11,10 @@ extension SCTPAssociation {
             return raw
         }
         guard peerTag != 0, !terminated else { return nil }
+        if state == .established, let size = pathMTU.probeToSend(now: now, nonce: UInt32.random(in: 1...UInt32.max, using: &random)) {
+            stats.packetsSent += 1
+            return PathMTUProbe.packet(size: size, nonce: pathMTU.probeNonce, header: packetHeader())
+        }
         maybeStartReset(now: now)
         let mtu = config.mtu
         var out = packetHeader()
@@ -44,8 +48,10 @@ extension SCTPAssociation {
                     forwardTSNPending = false
                 }
             }
-            count += appendRetransmissions(into: &out, now: now)
-            count += appendNewData(into: &out, now: now)
+            var lastDataChunk: Int?  // where the packet's last DATA chunk starts
+            count += appendRetransmissions(into: &out, lastChunk: &lastDataChunk, now: now)
+            count += appendNewData(into: &out, lastChunk: &lastDataChunk, now: now)
+            if let offset = lastDataChunk, wantsImmediateAck { out[offset + 1] |= 0x08 }  // the flags byte
         }
         guard count > 0 else { return nil }
         SCTPPacket.finalize(&out)
@@ -53,12 +59,21 @@ extension SCTPAssociation {
         return out
     }
 
+    /// RFC 7053 §4.1: ask for an immediate SACK (the I bit on the packet's last DATA chunk) when
+    /// fewer than two full packets are in flight and no more can follow now. The receiver would
+    /// otherwise wait for a second packet, or its delayed-ACK timer (200 ms) — as long as our
+    /// RTO.Min — and a lone packet in flight (a transfer's start or tail; common once packets are
+    /// 16 KiB) would time out and collapse cwnd for nothing.
+    private var wantsImmediateAck: Bool {
+        flightSize < 2 * pathMTU.packetSize && (sendQueue.isEmpty || flightSize >= cwnd || peerReceiverWindow == 0)
+    }
+
     var hasDataToSend: Bool {
         guard state == .established || state == .shutdownPending || state == .shutdownReceived else { return false }
         return !sendQueue.isEmpty && flightSize < cwnd
     }
 
-    private func appendRetransmissions(into out: inout [UInt8], now: Instant) -> Int {
+    private func appendRetransmissions(into out: inout [UInt8], lastChunk: inout Int?, now: Instant) -> Int {
         var added = 0
         let bypassCwnd = fastRetransmitPending
         fastRetransmitPending = false
@@ -73,7 +88,8 @@ extension SCTPAssociation {
                 abandonMessage(at: i)
                 continue
             }
-            guard out.count + c.chunk.paddedSize <= config.mtu else { break }
+            guard out.count + c.chunk.paddedSize <= pathMTU.packetSize else { break }
+            lastChunk = out.count
             c.chunk.write(into: &out)
             clearRetransmit(at: i)
             outstanding[i].inFlight = true
@@ -88,9 +104,11 @@ extension SCTPAssociation {
         return added
     }
 
-    private func appendNewData(into out: inout [UInt8], now: Instant) -> Int {
+    private func appendNewData(into out: inout [UInt8], lastChunk: inout Int?, now: Instant) -> Int {
         var added = 0
+        // Chunks are cut to fit a base-size packet; packets bundle them up to the discovered size.
         let maxFragment = config.mtu - SCTPPacket.headerSize - DataChunk.headerSize
+        let packetLimit = pathMTU.packetSize
         var rotations = 0
         cwndLimited = false  // set again below if this attempt stops at cwnd
         while var head = sendQueue.head {
@@ -118,7 +136,7 @@ extension SCTPAssociation {
             let remaining = head.payload.count - head.offset
             let size = min(remaining, maxFragment)
             guard peerReceiverWindow >= size || flightSize == 0 else { break }
-            let room = config.mtu - out.count - DataChunk.headerSize
+            let room = packetLimit - out.count - DataChunk.headerSize
             // A fragment that does not fit after other chunks goes in the next packet, full size.
             if room < size, out.count > SCTPPacket.headerSize { break }
             let take = min(size, room)
@@ -134,6 +152,7 @@ extension SCTPAssociation {
                                   payloadProtocolIdentifier: head.payloadProtocolIdentifier,
                                   userData: head.payload[head.offset..<(head.offset + take)],
                                   unordered: head.options.unordered, beginning: begin, ending: end)
+            lastChunk = out.count
             chunk.write(into: &out)
             outstanding.append(OutstandingChunk(chunk: chunk, messageID: head.id, maxRetransmits: head.options.maxRetransmits,
                                                 expiry: head.expiry, lastSent: now))

@@ -8,6 +8,15 @@ public struct SCTPAssociationConfig: Sendable {
     /// Largest SCTP packet sent, common header included (the DTLS record payload). RFC 8831 §5
     /// recommends 1200 bytes so the packet fits any path's MTU after DTLS/UDP/IP overhead.
     public var mtu: Int = 1200
+    /// Discover larger packets than `mtu` (RFC 8899 DPLPMTUD, as RFC 8831 §5 asks): probes of up
+    /// to `maximumPacketSize` bytes, and DATA chunks (still cut at `mtu`) bundled into packets of
+    /// the largest size the path acknowledged. Costs three small probes on a typical path and
+    /// nothing when the peer does not answer them.
+    public var pathMTUDiscovery = true
+    /// The largest SCTP packet DPLPMTUD may try: a DTLS record's plaintext limit (RFC 6347, 2^14).
+    public var maximumPacketSize: Int = 16_384
+    /// How long a DPLPMTUD probe is waited for before it counts as lost (RFC 8899: at least 1 s).
+    public var pathMTUProbeTimeout: Duration = .seconds(1)
     /// Receive buffer advertised as a_rwnd (RFC 9260 §6.2). Large, so one association can keep
     /// ≈ 8 MiB in flight: 8 MiB / 50 ms RTT ≈ 165 MB/s before the window limits throughput
     /// (memory is only used while data is actually buffered: out of order, or not yet polled).
@@ -24,8 +33,10 @@ public struct SCTPAssociationConfig: Sendable {
     public var inboundStreams: UInt16 = 65535
     /// RTO.Initial (RFC 9260 §16: 1 s).
     public var rtoInitial: Duration = .seconds(1)
-    /// RTO.Min. RFC 9260 says 1 s; WebRTC stacks (dcSCTP) use a few hundred ms.
-    public var rtoMin: Duration = .milliseconds(200)
+    /// RTO.Min. RFC 9260 says 1 s; WebRTC stacks (dcSCTP) use a few hundred ms. Kept above a
+    /// peer's delayed-SACK timeout (RFC 9260 §6.2 allows 200 ms) plus a round trip, so a packet
+    /// whose SACK is merely delayed is not retransmitted.
+    public var rtoMin: Duration = .milliseconds(250)
     /// RTO.Max (RFC 9260 §16: 60 s).
     public var rtoMax: Duration = .seconds(60)
     /// Association.Max.Retrans (RFC 9260 §16: 10): consecutive unanswered retransmissions or
@@ -35,8 +46,9 @@ public struct SCTPAssociationConfig: Sendable {
     public var maxInitRetransmissions: Int = 8
     /// HB.interval (RFC 9260 §16: 30 s): heartbeat period while idle.
     public var heartbeatInterval: Duration = .seconds(30)
-    /// Delayed SACK timeout (RFC 9260 §6.2: at most 500 ms; 200 ms is usual).
-    public var delayedAckTimeout: Duration = .milliseconds(200)
+    /// Delayed SACK timeout (RFC 9260 §6.2: at most 500 ms; 200 ms is usual). Half of that here,
+    /// well under a peer's RTO.Min (ours is `rtoMin`; dcSCTP's and usrsctp's are higher still).
+    public var delayedAckTimeout: Duration = .milliseconds(100)
     /// Lifetime of a State Cookie (RFC 9260 §16: Valid.Cookie.Life 60 s).
     public var cookieLifetime: Duration = .seconds(60)
     /// Initial congestion window in bytes; RFC 9260 §7.2.1: min(4·MTU, max(2·MTU, 4380)).
