@@ -135,6 +135,10 @@ public final class DTLSEndpoint {
         return size > 0 ? size : nil
     }
 
+    /// The most application data one record carries (RFC 6347 §4.1: 2^14 bytes); also the most
+    /// this endpoint reads whole from one record.
+    public static let maximumRecordPlaintext = 16_384
+
     /// Sends one application data record (RFC 6347 §4.1; SCTP rides on these, RFC 8261).
     /// Keep it within `maximumApplicationDataSize` so the record fits one datagram.
     public func send(applicationData: [UInt8]) throws(DTLSError) {
@@ -143,7 +147,7 @@ public final class DTLSEndpoint {
         case .new, .connecting: throw .notConnected
         case .closed, .failed: throw .closed
         }
-        let limit = 16_384
+        let limit = Self.maximumRecordPlaintext
         guard applicationData.count <= limit else { throw .messageTooLarge(size: applicationData.count, limit: limit) }
         guard !applicationData.isEmpty else { return }
         OpenSSLErrorQueue.clear()

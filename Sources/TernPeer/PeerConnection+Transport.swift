@@ -134,7 +134,10 @@ extension PeerConnection {
         let remoteMaxMessageSize = negotiated.dataChannel.map { Int(clamping: $0.remoteMaxMessageSize == 0 ? UInt64(Int.max) : $0.remoteMaxMessageSize) }
         driver.perform { core, now in
             core.media.configure(senders: sendConfigurations, receivers: receiveConfigurations)
-            if let remoteMaxMessageSize { core.enableDataChannels(remoteMaxMessageSize: remoteMaxMessageSize, now: now) }
+            if let remoteMaxMessageSize {
+                core.enableDataChannels(remoteMaxMessageSize: remoteMaxMessageSize,
+                                        remoteMaxPacket: negotiated.dataChannel?.remoteMaxPacket, now: now)
+            }
         }
         // Channels the application created before the transport existed.
         let waiting = state.withLock { state -> [DataChannel] in
@@ -163,7 +166,10 @@ extension PeerConnection {
                                 now: now, seed: random.next())
         let parameters = TransportCore.Parameters(
             dtls: dtls,
-            dataChannels: dataChannel.map { TransportCore.DataChannelParameters(remoteMaxMessageSize: Int(clamping: $0.remoteMaxMessageSize)) },
+            dataChannels: dataChannel.map {
+                TransportCore.DataChannelParameters(remoteMaxMessageSize: Int(clamping: $0.remoteMaxMessageSize),
+                                                    remoteMaxPacket: $0.remoteMaxPacket)
+            },
             sctp: configuration.sctp, tap: configuration.packetTap)
         let core: TransportCore
         do throws(DTLSError) { core = try TransportCore(parameters: parameters, media: media) } catch { throw .dtls(error) }

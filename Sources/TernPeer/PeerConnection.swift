@@ -69,7 +69,9 @@ public final class PeerConnection: Sendable {
         let fingerprint = certificate.fingerprint(.sha256)
         let jsepConfiguration = JsepConfiguration(
             fingerprints: [Fingerprint(algorithm: fingerprint.algorithm.rawValue, bytes: fingerprint.digest)],
-            maxMessageSize: UInt64(configuration.maxMessageSize))
+            maxMessageSize: UInt64(configuration.maxMessageSize),
+            // We read any DTLS record whole, so a Tern peer may send us packets that large.
+            sctpMaxPacket: DTLSEndpoint.maximumRecordPlaintext)
         var seed = SystemRandomNumberGenerator()
         let jsep = JsepSession(configuration: jsepConfiguration, random: SeededRandom(seed: seed.next()))
         state = Mutex(State(jsep: jsep))

@@ -24,6 +24,8 @@ final class TransportCore {
 
     struct DataChannelParameters {
         var remoteMaxMessageSize: Int
+        /// What the peer advertised it reads whole (`a=x-tern-sctp-max-packet`), if anything.
+        var remoteMaxPacket: Int?
     }
 
     struct Output {
@@ -51,7 +53,8 @@ final class TransportCore {
         self.media = media
         self.sctp = parameters.dataChannels.map { channels in
             DataChannelEndpoint(role: parameters.dtls.role == .client ? .client : .server,
-                                config: parameters.sctp, remoteMaxMessageSize: channels.remoteMaxMessageSize)
+                                config: Self.sctpConfiguration(parameters.sctp, remoteMaxPacket: channels.remoteMaxPacket),
+                                remoteMaxMessageSize: channels.remoteMaxMessageSize)
         }
     }
 
@@ -132,13 +135,22 @@ final class TransportCore {
 
     /// Adds data channels to a transport that was negotiated without them (an application
     /// section added by renegotiation, RFC 9429 §5.2.2). Connects at once if DTLS is up.
-    func enableDataChannels(remoteMaxMessageSize: Int, now: Instant) {
+    /// The association's configuration for this peer: packets beyond an Ethernet frame only if
+    /// the peer said it reads them whole.
+    static func sctpConfiguration(_ base: SCTPAssociationConfig, remoteMaxPacket: Int?) -> SCTPAssociationConfig {
+        var config = base
+        config.maximumPacketSize = min(config.maximumPacketSize, remoteMaxPacket ?? SCTPAssociationConfig.packetSizeForUnknownPeers)
+        return config
+    }
+
+    func enableDataChannels(remoteMaxMessageSize: Int, remoteMaxPacket: Int?, now: Instant) {
         if let sctp {
             sctp.remoteMaxMessageSize = remoteMaxMessageSize
             return
         }
         let endpoint = DataChannelEndpoint(role: parameters.dtls.role == .client ? .client : .server,
-                                           config: parameters.sctp, remoteMaxMessageSize: remoteMaxMessageSize)
+                                           config: Self.sctpConfiguration(parameters.sctp, remoteMaxPacket: remoteMaxPacket),
+                                           remoteMaxMessageSize: remoteMaxMessageSize)
         sctp = endpoint
         applyArrivalLimit()
         if dtls.state == .connected {

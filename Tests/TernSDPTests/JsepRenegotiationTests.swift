@@ -183,4 +183,23 @@ struct JsepRenegotiationTests {
         try a.setRemoteDescription(JsepDescription(type: .answer, sdp: stripped))
         #expect(a.negotiated?.dataChannel?.remoteMaxMessageSize == 65536)
     }
+
+    @Test("a=x-tern-sctp-max-packet is written when configured and read from the peer, absent otherwise")
+    func sctpMaxPacketIsAdvertisedAndRead() throws {
+        var tern = TestIdentity.configuration
+        tern.sctpMaxPacket = 16_384
+        var a = TestIdentity.session(seed: 5, configuration: tern)
+        var b = TestIdentity.session(seed: 6)  // a peer that does not advertise it
+        try a.addDataChannel()
+        let offer = try a.createOffer()
+        #expect(offer.sdp.contains("a=x-tern-sctp-max-packet:16384\r\n"))
+        try a.setLocalDescription(offer)
+        try b.setRemoteDescription(offer)
+        let answer = try b.createAnswer()
+        #expect(!answer.sdp.contains("x-tern-sctp-max-packet"))
+        try b.setLocalDescription(answer)
+        try a.setRemoteDescription(answer)
+        #expect(b.negotiated?.dataChannel?.remoteMaxPacket == 16_384)
+        #expect(a.negotiated?.dataChannel?.remoteMaxPacket == nil)
+    }
 }

@@ -32,7 +32,7 @@ struct PathMTUSearch {
     /// overhead (13 header + 8 explicit nonce + 16 tag): a 9,000-byte jumbo frame and a
     /// 1,500-byte Ethernet frame.
     static let jumboFramePacket = 9_000 - 40 - 8 - 37
-    static let ethernetPacket = 1_500 - 40 - 8 - 37
+    static let ethernetPacket = SCTPAssociationConfig.packetSizeForUnknownPeers
 
     /// BASE_PLPMTU: the size that needs no discovery (RFC 8831 §5: 1,200 bytes).
     let basePacketSize: Int

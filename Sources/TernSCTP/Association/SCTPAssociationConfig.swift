@@ -14,7 +14,14 @@ public struct SCTPAssociationConfig: Sendable {
     /// nothing when the peer does not answer them.
     public var pathMTUDiscovery = true
     /// The largest SCTP packet DPLPMTUD may try: a DTLS record's plaintext limit (RFC 6347, 2^14).
+    /// The peer connection lowers it to `packetSizeForUnknownPeers` unless the peer said it reads
+    /// larger records whole.
     public var maximumPacketSize: Int = 16_384
+    /// The largest packet sent to a peer that did not advertise more: one Ethernet frame minus
+    /// IPv6, UDP and DTLS overhead, which also fits the 1,500-byte record buffer some stacks
+    /// (aiortc) read DTLS into — a larger record arrives cut in pieces there and garbles the
+    /// packets behind it.
+    public static let packetSizeForUnknownPeers = 1_412
     /// How long a DPLPMTUD probe is waited for before it counts as lost (RFC 8899: at least 1 s).
     public var pathMTUProbeTimeout: Duration = .seconds(1)
     /// Receive buffer advertised as a_rwnd (RFC 9260 §6.2). Large, so one association can keep

@@ -18,6 +18,14 @@ public struct JsepConfiguration: Sendable, Equatable {
     public var maxMessageSize: UInt64
     /// Whether remote offers of a data channel section are accepted.
     public var acceptsDataChannels: Bool
+    /// The largest SCTP packet we read whole, advertised as `a=x-tern-sctp-max-packet` on the
+    /// data section (nil: not advertised). DTLS allows 16 KiB records, but some stacks read a
+    /// record into a 1,500-byte buffer and misparse the rest, so Tern sends packets larger than
+    /// an Ethernet frame only to a peer that advertises this (see `TernSCTP.PathMTUSearch`).
+    public var sctpMaxPacket: Int?
+
+    /// The name of the attribute carrying `sctpMaxPacket`.
+    public static let sctpMaxPacketAttribute = "x-tern-sctp-max-packet"
 
     /// The mid header extension URI (RFC 9143 §15), needed to demultiplex BUNDLE.
     public static let midExtension = "urn:ietf:params:rtp-hdrext:sdes:mid"
@@ -33,7 +41,8 @@ public struct JsepConfiguration: Sendable, Equatable {
                 answerSetup: SetupRole = .active,
                 sctpPort: Int = 5000,
                 maxMessageSize: UInt64 = 262_144,
-                acceptsDataChannels: Bool = true) {
+                acceptsDataChannels: Bool = true,
+                sctpMaxPacket: Int? = nil) {
         self.fingerprints = fingerprints
         self.audioCodecs = audioCodecs
         self.videoCodecs = videoCodecs
@@ -43,6 +52,7 @@ public struct JsepConfiguration: Sendable, Equatable {
         self.sctpPort = sctpPort
         self.maxMessageSize = maxMessageSize
         self.acceptsDataChannels = acceptsDataChannels
+        self.sctpMaxPacket = sctpMaxPacket
     }
 
     /// The supported codecs for a kind.

@@ -26,7 +26,8 @@ extension JsepSession {
             case .data where !rejected:
                 data = NegotiatedDataChannel(mid: slot.mid, mLineIndex: index, localSCTPPort: local.media[index].sctpPort ?? 5000,
                                              remoteSCTPPort: remoteSection.sctpPort ?? 5000,
-                                             remoteMaxMessageSize: remoteSection.maxMessageSize ?? 65536)
+                                             remoteMaxMessageSize: remoteSection.maxMessageSize ?? 65536,
+                                             remoteMaxPacket: remoteSection.sctpMaxPacket)
             default:
                 break
             }

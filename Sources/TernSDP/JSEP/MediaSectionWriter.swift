@@ -67,6 +67,9 @@ struct MediaSectionWriter {
         section.append(Attribute(name: "mid", value: mid))
         section.append(Attribute(name: "sctp-port", value: String(configuration.sctpPort)))
         section.append(Attribute(name: "max-message-size", value: String(configuration.maxMessageSize)))
+        if let packet = configuration.sctpMaxPacket {
+            section.append(Attribute(name: JsepConfiguration.sctpMaxPacketAttribute, value: String(packet)))
+        }
         return section
     }
 

@@ -10,4 +10,6 @@ public struct NegotiatedDataChannel: Sendable, Equatable {
     public var remoteSCTPPort: Int
     /// The largest message the remote accepts (RFC 8841 §6: 65536 when absent; 0 means no limit).
     public var remoteMaxMessageSize: UInt64
+    /// The largest SCTP packet the remote reads whole (`a=x-tern-sctp-max-packet`), if it said.
+    public var remoteMaxPacket: Int? = nil
 }

@@ -99,6 +99,11 @@ extension AttributeContainer {
     public var maxMessageSize: UInt64? {
         firstValue(named: "max-message-size").flatMap { Tokens.number($0, as: UInt64.self) }
     }
+    /// `a=x-tern-sctp-max-packet`: the largest SCTP packet (one DTLS record's plaintext) the
+    /// writer reads whole. A Tern extension; peers that do not know it ignore it (RFC 8866 §5.13).
+    public var sctpMaxPacket: Int? {
+        firstValue(named: JsepConfiguration.sctpMaxPacketAttribute).flatMap { Tokens.int($0) }
+    }
     /// The direction attribute; nil when none is written (RFC 3264 §5.1 then means sendrecv).
     public var direction: RTPDirection? {
         for line in lines {
