@@ -39,7 +39,9 @@ final class CallParticipant: Sendable {
     /// whose peer may be another implementation), found by scanning the spectrum.
     let knownTones: [Double]?
     let observed = Mutex(Observed())
-    /// The newest half second of decoded audio, for tone detection.
+    /// The tone in the decoded audio, over the whole call.
+    let tone: Mutex<ToneTracker>
+    /// The newest 100 ms of decoded audio, for the level.
     let audioTail = Mutex<[Int16]>([])
     let videoCounters = Mutex<[UInt16]>([])
 
@@ -48,18 +50,14 @@ final class CallParticipant: Sendable {
         self.agent = agent
         self.toneHz = toneHz
         self.knownTones = knownTones
+        tone = Mutex(ToneTracker(candidates: knownTones))
     }
 
     var snapshot: Observed { observed.withLock { $0 } }
 
-    /// The tone heard in the newest decoded audio: picked among `knownTones`, or the dominant
-    /// frequency to the nearest hertz.
-    var detectedToneHz: Double? {
-        let samples = audioTail.withLock { $0 }
-        guard samples.count >= 4_800 else { return nil }
-        guard let knownTones else { return ToneDetector.dominantFrequency(in: samples)?.rounded() }
-        return ToneDetector.strongest(of: knownTones, in: samples)
-    }
+    /// The tone heard over the recent seconds of decoded audio (`ToneTracker`): picked among
+    /// `knownTones`, or the dominant frequency to the nearest hertz; nil until a tone was heard.
+    var detectedToneHz: Double? { tone.withLock { $0.frequency } }
 
     /// RMS level of the newest decoded audio, 0...1 (W3C `audioLevel` is the same scale).
     var audioLevel: Double? {
@@ -74,9 +72,10 @@ final class CallParticipant: Sendable {
         for await frame in track.frames {
             switch frame {
             case let .audio(pcm):
+                tone.withLock { $0.append(pcm) }
                 audioTail.withLock { tail in
                     tail.append(contentsOf: pcm)
-                    if tail.count > 24_000 { tail.removeFirst(tail.count - 24_000) }
+                    if tail.count > 4_800 { tail.removeFirst(tail.count - 4_800) }
                 }
             case let .video(picture):
                 if let counter = TestPatternReader.counter(in: picture) {

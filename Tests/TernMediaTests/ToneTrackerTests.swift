@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TernMedia
+
+/// The tone checks used by `tern call` and `tern peer` follow a tone through a call: continuous
+/// test tones, and beeps that sound 20 ms in every 500 ms as Chromium's fake microphone plays.
+@Suite struct ToneTrackerTests {
+    /// `seconds` of 48 kHz mono: a `frequency` beep of `beepMs` every 500 ms over quiet noise.
+    static func beeps(frequency: Double, beepMs: Int, seconds: Double, offsetMs: Int = 137) -> [Int16] {
+        var noise = SystemRandomNumberGenerator()
+        return (0..<Int(seconds * 48_000)).map { i in
+            let inPeriod = (i / 48 + offsetMs) % 500
+            let hiss = Double(Int16.random(in: -40...40, using: &noise))
+            guard inPeriod < beepMs else { return Int16(hiss) }
+            return Int16(0.3 * 32_767 * sin(2 * Double.pi * frequency * Double(i) / 48_000) + hiss)
+        }
+    }
+
+    @Test("a continuous tone is read to the hertz, scanning or among known tones",
+          arguments: [(440.0, nil as [Double]?), (660.0, nil), (660.0, [440, 660]), (880.0, nil)])
+    func continuousTone(frequency: Double, candidates: [Double]?) {
+        var tracker = ToneTracker(candidates: candidates)
+        var source = SineToneSource(frequency: frequency)
+        for _ in 0..<100 { tracker.append(source.nextFrame()) }  // 2 s of 20 ms frames
+        #expect(tracker.frequency.map { abs($0 - frequency) <= 1 } == true, "read \(String(describing: tracker.frequency))")
+        #expect(tracker.readingCount == 4)
+    }
+
+    @Test("Chromium's 20 ms beep every 500 ms is found wherever it falls in the period",
+          arguments: [0, 137, 260, 480])
+    func intermittentBeep(offsetMs: Int) {
+        var tracker = ToneTracker()
+        let audio = Self.beeps(frequency: 400, beepMs: 20, seconds: 4, offsetMs: offsetMs)
+        for start in stride(from: 0, to: audio.count, by: 960) { tracker.append(Array(audio[start..<min(start + 960, audio.count)])) }
+        #expect(tracker.frequency.map { abs($0 - 400) <= 10 } == true, "read \(String(describing: tracker.frequency))")
+    }
+
+    @Test("silence and faint noise read as no tone")
+    func silenceIsNoTone() {
+        var tracker = ToneTracker()
+        tracker.append([Int16](repeating: 0, count: 48_000))
+        tracker.append(Self.beeps(frequency: 400, beepMs: 0, seconds: 1))
+        #expect(tracker.frequency == nil)
+        #expect(tracker.readingCount == 0)
+    }
+
+    @Test("a period that caught a click does not move the median")
+    func outlierPeriodIsOutvoted() {
+        var tracker = ToneTracker()
+        var source = SineToneSource(frequency: 440)
+        for _ in 0..<75 { tracker.append(source.nextFrame()) }  // three periods of tone
+        var click = [Int16](repeating: 0, count: 24_000)
+        for i in 0..<48 { click[12_000 + i] = i.isMultiple(of: 2) ? 20_000 : -20_000 }
+        tracker.append(click)
+        for _ in 0..<25 { tracker.append(source.nextFrame()) }
+        #expect(tracker.frequency == 440)
+    }
+}
