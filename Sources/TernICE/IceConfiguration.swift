@@ -19,9 +19,9 @@ public struct IceConfiguration: Sendable {
     public var allowedAddresses: [String] = []
     /// Local port range for host candidates (nil: any port).
     public var portRange: ClosedRange<UInt16>?
-    /// Initial STUN retransmission timeout for checks (libnice `stun-initial-timeout`, default 200 ms).
+    /// Initial STUN retransmission timeout for checks (libnice `stun-initial-timeout`; 500 ms in 0.1.21).
     public var stunInitialTimeout: Duration?
-    /// STUN retransmissions before a check fails (libnice `stun-max-retransmissions`, default 7).
+    /// STUN retransmissions before a check fails (libnice `stun-max-retransmissions`; 3 in 0.1.21).
     /// Lower values make `failed` come sooner (e.g. for wrong credentials).
     public var stunMaxRetransmissions: UInt32?
     /// RFC 7675 consent freshness (libnice's timeout is 10 s in 0.1.21, see Docs/ICE.md).
@@ -37,7 +37,13 @@ public struct IceConfiguration: Sendable {
     /// peer answers; other peers drop the probe (RFC 7983), and after 3 unanswered probes
     /// Tern stops probing that pair. libnice 0.1.21 exposes no check timing and swallows
     /// answers to STUN requests it did not send (Docs/ICE.md, "Selected pair RTT").
-    public var roundTripProbeInterval: Duration? = .seconds(5)
+    public var roundTripProbeInterval: Duration? = .seconds(1)
+    /// How long the selected pair may deliver nothing before the transport reports W3C
+    /// `disconnected` — once the peer has answered a round-trip probe, so that its silence means
+    /// a lost path and not an idle peer (IceTransport+Liveness.swift). It reports `connected`
+    /// again with the next datagram. nil leaves it to consent expiry (10 s in libnice 0.1.21).
+    /// Needs `roundTripProbeInterval` (the probes are what keeps an idle pair talking).
+    public var disconnectedTimeout: Duration? = .milliseconds(2_500)
     /// How long to wait for a remote `.local` (mDNS) candidate to resolve before dropping it.
     public var mdnsResolutionTimeout: Duration = .seconds(2)
     /// The largest datagram `send` accepts: fits RFC 4571 framing (ICE-TCP, TURN-TCP) with

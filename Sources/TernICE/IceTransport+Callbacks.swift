@@ -34,16 +34,22 @@ extension IceTransport {
         let graceGeneration = state.withLock { s -> Int? in
             guard !s.closed else { return nil }
             var next = Self.w3cState(libnice: raw, current: s)
-            if raw == NICE_COMPONENT_STATE_READY.rawValue { s.restarting = false }
+            if raw == NICE_COMPONENT_STATE_READY.rawValue {
+                s.restarting = false
+                s.consentLost = false
+                silent.store(false, ordering: .relaxed)
+            }
             var startGrace = false
-            if next == .failed, s.selectedPair != nil, s.transportState != .disconnected {
-                // Consent lost after connecting (libnice's 10 s): W3C `disconnected` first.
+            if next == .failed, s.selectedPair != nil, !s.consentLost {
+                // Consent lost after connecting (libnice's 10 s): W3C `disconnected` first (it may
+                // be already, for silence), and `failed` only when the grace runs out.
                 next = .disconnected
+                s.consentLost = true
                 s.failureReason = Self.failureReason(s)
                 startGrace = true
             }
             record(.stateChanged(next, libniceState: name), in: &s)
-            guard next != s.transportState else { return nil }
+            guard next != s.transportState else { return startGrace ? s.stateGeneration : nil }
             if next == .failed { s.failureReason = Self.failureReason(s) }
             s.transportState = next
             s.stateGeneration += 1
@@ -92,6 +98,7 @@ extension IceTransport {
     }
 
     func niceReceive(_ bytes: UnsafeRawBufferPointer) {
+        noteInbound()
         // Tern's RTT probes (first byte 0xFE, which RFC 7983 demultiplexers drop) stop here.
         if PairProbeMessage.looksLikeProbe(bytes) {
             roundTripProbeReceived(Array(bytes))

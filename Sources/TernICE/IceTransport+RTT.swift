@@ -10,6 +10,7 @@ import TernCore
 extension IceTransport {
     /// Called after a new pair was selected: probe it now, and start the periodic timer once.
     func roundTripPairSelected() {
+        lastInboundNanoseconds.store(clock.now().nanoseconds, ordering: .relaxed)  // a fresh pair is not silent
         guard let interval = configuration.roundTripProbeInterval else { return }
         let startTimer = state.withLock { s -> Bool in
             defer { s.rttTimerRunning = true }
@@ -22,6 +23,7 @@ extension IceTransport {
     private func scheduleRoundTripProbe(after interval: Duration) {
         _ = agent.loop.post(after: interval) { [weak self] in
             guard let self, !self.state.withLock({ $0.closed }) else { return }
+            self.checkLiveness(now: self.clock.now())
             self.sendRoundTripProbe()
             self.scheduleRoundTripProbe(after: interval)
         }
@@ -48,8 +50,10 @@ extension IceTransport {
             }
             // A selected pair is enough for `nice_agent_send` (the first probe may run before the
             // state change that follows the selection); not while consent is lost.
+            // During a silence they keep going: the first answer ends it.
+            let silenced = s.transportState == .disconnected && silent.load(ordering: .relaxed)
             guard !s.closed, !s.restarting, s.selectedPair != nil, let remote = s.remoteCredentials,
-                  s.transportState != .disconnected, s.transportState != .failed else { return nil }
+                  s.transportState != .disconnected || silenced, s.transportState != .failed else { return nil }
             return s.rtt.makeRequest(now: now, id: id, remotePassword: remote.pwd)
         }
         if let request { sendProbe(request) }

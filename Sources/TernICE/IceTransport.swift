@@ -41,6 +41,10 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
         /// SO_RCVBUF of the selected pair's socket after `enlargeSelectedSocketBuffers`, as the
         /// kernel reports it (twice what was asked: it counts its own bookkeeping).
         var selectedSocketReceiveBuffer: Int?
+        /// The state a silence interrupted (restored when packets come again).
+        var stateBeforeSilence: IceTransportState?
+        /// libnice reported consent lost; only an ICE restart or its grace timer ends that.
+        var consentLost = false
     }
 
     let state = Mutex(State())
@@ -52,6 +56,11 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
     let receiveHandler = Mutex<ReceiveHandler?>(nil)
     /// Open while sends may reach the agent; closed (under the lock) before teardown.
     let sendGate = Mutex(true)
+    /// When the last datagram arrived (nanoseconds of `clock`), and whether the selected pair is
+    /// currently reported `disconnected` for silence (IceTransport+Liveness.swift). Atomics: the
+    /// receive path touches them for every datagram.
+    let lastInboundNanoseconds = Atomic<Int64>(0)
+    let silent = Atomic<Bool>(false)
     let agent: NiceAgentHandle
     let streamID: guint
     static let componentID: guint = 1

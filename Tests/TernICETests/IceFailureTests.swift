@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TernCore
 @testable import TernICE
@@ -49,6 +50,26 @@ import TernCore
         #expect(disconnectedAt < failedAt)
         #expect(a.transport.failureReason?.contains("consent") == true)
         a.transport.close()
+        for t in tasks { await t.value }
+    }
+
+    @Test func aSilentPairIsDisconnectedBeforeConsentExpiresAndConnectedAgainWhenPacketsReturn() async throws {
+        let a = try IcePeer(.controlling), b = try IcePeer(.controlled)
+        let tasks = try wire(a, b)
+        // Silence counts only once the peer has answered a round-trip probe.
+        #expect(await eventually {
+            [.connected, .completed].contains(a.transport.transportState) && (a.transport.selectedPair?.responsesReceived ?? 0) > 0
+        })
+        let stalled = ContinuousClock.now
+        _ = b.transport.agent.loop.post { Thread.sleep(forTimeInterval: 5) }  // b reads nothing for 5 s
+        #expect(await eventually(within: .seconds(9)) { a.saw(.disconnected) }, "before libnice's 10 s consent expiry")
+        print("silence reported after \(ContinuousClock.now - stalled)")
+        #expect(await eventually(within: .seconds(20)) {
+            [.connected, .completed].contains(a.transport.transportState)
+        })
+        #expect(!a.saw(.failed))
+        #expect(a.transport.trace.description.contains("nothing received for"))
+        a.transport.close(); b.transport.close()
         for t in tasks { await t.value }
     }
 }
