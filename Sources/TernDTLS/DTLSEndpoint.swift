@@ -167,10 +167,24 @@ public final class DTLSEndpoint {
     }
 
     /// The next datagram to send, oldest first.
+    ///
+    /// Handshake records are packed together, up to `maximumDatagramSize` (RFC 6347 §4.1.1
+    /// allows several records per datagram): OpenSSL sends a first flight whole, but
+    /// retransmits it one message per datagram, and a five-datagram flight at 30 % loss arrives
+    /// complete only 17 % of the time (seen as calls that never connected in the network lab).
+    /// Application data stays one record per datagram: some stacks read only a datagram's first
+    /// record (aiortc).
     public func pollTransmit() -> [UInt8]? {
         guard !io.outbox.isEmpty else { return nil }
+        var datagram = io.outbox.removeFirst()
+        if datagram.first != DTLSRecordFraming.applicationDataType {
+            while let next = io.outbox.first, next.first != DTLSRecordFraming.applicationDataType,
+                  datagram.count + next.count <= configuration.maximumDatagramSize {
+                datagram += io.outbox.removeFirst()
+            }
+        }
         statistics.datagramsSent += 1
-        return io.outbox.removeFirst()
+        return datagram
     }
 
     /// The next event, oldest first.

@@ -28,6 +28,8 @@
 /// ```
 enum DTLSRecordFraming {
     static let headerLength = 13
+    /// ContentType application_data (RFC 5246 §6.2.1).
+    static let applicationDataType: UInt8 = 23
     static let handshakeHeaderLength = 12
 
     /// True when `datagram` is a sequence of complete DTLS records a peer playing `peerRole` may send.

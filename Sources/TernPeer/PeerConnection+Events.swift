@@ -28,6 +28,7 @@ extension PeerConnection {
             }
             emit(.iceConnectionStateChanged(iceState))
             if iceState == .connected || iceState == .completed {
+                driver?.iceConnected()
                 driver?.perform { core, now in core.start(now: now) }
             }
             updateConnectionState()

@@ -147,7 +147,10 @@ extension PeerConnection {
         for channel in waiting { try open(channel, on: driver) }
         // If ICE connected before the exchange finished (the remote checked us first), start DTLS now.
         let iceUp = state.withLock { $0.iceState == .connected || $0.iceState == .completed }
-        if iceUp { driver.perform { core, now in core.start(now: now) } }
+        if iceUp {
+            driver.iceConnected()
+            driver.perform { core, now in core.start(now: now) }
+        }
     }
 
     private func makeDriver(transport: NegotiatedTransport, dataChannel: NegotiatedDataChannel?,

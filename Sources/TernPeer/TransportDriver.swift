@@ -15,6 +15,12 @@ final class TransportDriver: Sendable {
     private let timer: DriverTimer
     private let deliver: @Sendable ([TransportEvent]) -> Void
     private let sendFailures = Atomic<Int>(0)
+    /// Datagrams produced before ICE could send anything (a DTLS server answering a ClientHello
+    /// that arrived before its own side of ICE had a selected pair): sent once ICE connects
+    /// instead of being lost. Dropping them cost a whole DTLS retransmission cycle (100 ms,
+    /// 300 ms, 700 ms, ...) of set-up time on a lossy path. Bounded; `nil` once ICE connected.
+    private let heldUntilConnected = Mutex<[[UInt8]]?>([])
+    private static let heldLimit = 64
 
     /// Outputs in production order, and whether some thread is delivering them.
     private struct Outbox {
@@ -85,9 +91,31 @@ final class TransportDriver: Sendable {
 
     private func flush(_ output: TransportCore.Output) {
         for datagram in output.datagrams {
-            do { try ice.send(datagram) } catch { sendFailures.add(1, ordering: .relaxed) }
+            do {
+                try ice.send(datagram)
+            } catch .notConnected {
+                let held = heldUntilConnected.withLock { held -> Bool in
+                    guard held != nil, held?.count ?? 0 < Self.heldLimit else { return false }
+                    held?.append(datagram)
+                    return true
+                }
+                if !held { sendFailures.add(1, ordering: .relaxed) }
+            } catch {
+                sendFailures.add(1, ordering: .relaxed)
+            }
         }
         if !output.events.isEmpty { deliver(output.events) }
+    }
+
+    /// ICE has a usable pair: sends what was held for it, in order; from now on nothing is held.
+    func iceConnected() {
+        guard let held = heldUntilConnected.withLock({ held -> [[UInt8]]? in
+            defer { held = nil }
+            return held
+        }) else { return }
+        for datagram in held {
+            do { try ice.send(datagram) } catch { sendFailures.add(1, ordering: .relaxed) }
+        }
     }
 
     /// Datagrams ICE refused (not yet connected, closed): DTLS and SCTP retransmit, media is lost.

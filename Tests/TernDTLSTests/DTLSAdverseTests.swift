@@ -45,7 +45,8 @@ import TernCore
     }
 
     @Test(.enabled(if: virtualTimeRetransmits)) func lostFlightsAreRetransmittedWithDoublingTimeouts() throws {
-        // Drop everything: the client resends its ClientHello at 1 s, 3 s, 7 s, ... (RFC 6347 §4.2.4.1).
+        // Drop everything: the client resends its ClientHello 100 ms, 200 ms, 400 ms, ... after the
+        // previous copy (RFC 9147 §5.8.2's initial 100 ms, doubling; RFC 6347 §4.2.4.1).
         let harness = try DTLSTestHarness.make(conditions: .init(lossRate: 1.0))
         harness.client.start(now: harness.now)
         var sendTimes: [Instant] = []
@@ -53,8 +54,8 @@ import TernCore
             while sendTimes.count < harness.clientSent.count { sendTimes.append(harness.now) }
             return false
         }
-        #expect(sendTimes.map(\.nanoseconds) == [0, 1, 3, 7, 15].map { Int64($0) * 1_000_000_000 })
-        #expect(harness.client.statistics.retransmissionTimeouts == 4)
+        #expect(sendTimes.map(\.nanoseconds) == [0, 1, 3, 7, 15, 31, 63, 127].map { Int64($0) * 100_000_000 })
+        #expect(harness.client.statistics.retransmissionTimeouts == 7)
         #expect(harness.client.state == .connecting)
     }
 

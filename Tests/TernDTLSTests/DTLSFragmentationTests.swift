@@ -115,3 +115,27 @@ final class ClientHelloSplitter {
         for i in 0..<6 { header[10 - i] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(i))) }
     }
 }
+
+@Suite struct DTLSRetransmissionPackingTests {
+    @Test func aRetransmittedFlightTravelsInOneDatagramLikeTheFirst() throws {
+        // OpenSSL retransmits a flight one handshake message per write; the endpoint packs them
+        // back into one datagram, so a retransmission is lost only as a whole, like the original.
+        let harness = try DTLSTestHarness.make()
+        harness.client.start(now: harness.now)
+        harness.server.start(now: harness.now)
+        let clientHello = try #require(harness.client.pollTransmit())
+        harness.server.handle(datagram: clientHello, now: harness.now)
+        var first: [[UInt8]] = []
+        while let datagram = harness.server.pollTransmit() { first.append(datagram) }  // "lost"
+        let deadline = try #require(harness.server.nextTimeout)
+        harness.server.handleTimeout(now: deadline)
+        var again: [[UInt8]] = []
+        while let datagram = harness.server.pollTransmit() { again.append(datagram) }
+        let types = { (datagrams: [[UInt8]]) in datagrams.flatMap { DTLSFragmentationTests.handshakeFragments($0).map(\.type) } }
+        #expect(first.count == 1)
+        #expect(again.count == 1, "retransmission: \(again.map(\.count)) bytes per datagram")
+        #expect(types(again) == types(first))
+        #expect(types(first) == [2, 11, 12, 13, 14], "ServerHello, Certificate, ServerKeyExchange, CertificateRequest, ServerHelloDone")
+        #expect(again[0].count <= 1200)
+    }
+}
