@@ -17,10 +17,12 @@ demo:
 	$(SWIFT) build -c release --product tern
 	.build/release/tern call --loopback
 
-## The whole test suite.
+## The whole test suite: the Swift tests, then (as root) the system tests — real aiortc and
+## Chromium peers, and the network lab's fault scenarios (Scripts/system-tests).
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	Scripts/system-tests
 
 build:
 	@Scripts/bootstrap core
