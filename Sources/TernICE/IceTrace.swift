@@ -12,36 +12,37 @@ public struct IceTrace: Sendable, Codable, CustomStringConvertible {
         public var event: Event
     }
 
-    /// What can appear in a trace.
+    /// What can appear in a trace. Every associated value is labelled: the labels are the JSON
+    /// keys (`{"stateChanged":{"state":"connected","libniceState":"ready"}}`).
     public enum Event: Sendable, Codable, Hashable {
         /// `gather()` was called.
         case gatheringStarted
         /// A local candidate was gathered (and signalled unless `policy` filtered it).
-        case localCandidate(IceCandidate, signalled: Bool)
+        case localCandidate(candidate: IceCandidate, signalled: Bool)
         /// Gathering finished.
         case gatheringComplete
         /// A remote candidate was given to libnice.
-        case remoteCandidateAdded(IceCandidate)
+        case remoteCandidateAdded(candidate: IceCandidate)
         /// A remote candidate was not used.
-        case remoteCandidateDropped(IceCandidate, reason: String)
+        case remoteCandidateDropped(candidate: IceCandidate, reason: String)
         /// The peer signalled end-of-candidates.
         case remoteEndOfCandidates
         /// Remote credentials were set.
         case remoteCredentialsSet(usernameFragment: String)
         /// The transport state changed; `libniceState` is libnice's component state name.
-        case stateChanged(IceTransportState, libniceState: String)
+        case stateChanged(state: IceTransportState, libniceState: String)
         /// A pair was selected (first time or a change).
-        case selectedPair(IceCandidatePair)
+        case selectedPair(pair: IceCandidatePair)
         /// ICE restart with new local credentials.
         case restarted(usernameFragment: String)
         /// A configured server is used differently from what its URL promises.
-        case serverWarning(IceServer, reason: String)
+        case serverWarning(server: IceServer, reason: String)
         /// A `turns:` server is reached through Tern's local TLS bridge at `bridge` (libnice sees
         /// a TURN/TCP server there; Docs/ICE.md, "TURN over TLS"); `verifiesCertificate` is false
         /// only with `TurnTLSOptions.insecureSkipVerify`.
-        case turnTLSBridge(IceServer, bridge: String, verifiesCertificate: Bool)
+        case turnTLSBridge(server: IceServer, bridge: String, verifiesCertificate: Bool)
         /// A TLS session to a `turns:` server is up (negotiated protocol version and cipher suite).
-        case turnTLSEstablished(IceServer, version: String, cipher: String)
+        case turnTLSEstablished(server: IceServer, version: String, cipher: String)
         /// A connection to a `turns:` server failed (TCP connect, TLS handshake, certificate or
         /// host name verification): libnice's connection to the bridge is closed, so this server
         /// gives no relay candidate.

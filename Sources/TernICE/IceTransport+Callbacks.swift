@@ -22,7 +22,7 @@ extension IceTransport {
         state.withLock { s in
             guard !s.closed else { return }
             s.localCandidates.append(candidate)
-            record(.localCandidate(candidate, signalled: signalled), in: &s)
+            record(.localCandidate(candidate: candidate, signalled: signalled), in: &s)
             if signalled { emit(.candidate(candidate)) }
         }
         if !signalled { logger.debug("not signalling \(candidate) under policy relay") }
@@ -48,7 +48,7 @@ extension IceTransport {
                 s.failureReason = Self.failureReason(s)
                 startGrace = true
             }
-            record(.stateChanged(next, libniceState: name), in: &s)
+            record(.stateChanged(state: next, libniceState: name), in: &s)
             guard next != s.transportState else { return startGrace ? s.stateGeneration : nil }
             if next == .failed { s.failureReason = Self.failureReason(s) }
             s.transportState = next
@@ -70,7 +70,7 @@ extension IceTransport {
             guard !s.closed, s.stateGeneration == generation, s.transportState == .disconnected else { return }
             s.transportState = .failed
             s.stateGeneration += 1
-            record(.stateChanged(.failed, libniceState: "failed (consent grace expired)"), in: &s)
+            record(.stateChanged(state: .failed, libniceState: "failed (consent grace expired)"), in: &s)
             emit(.stateChanged(.failed))
         }
     }
@@ -84,7 +84,7 @@ extension IceTransport {
             guard !s.closed, s.selectedPair != pair else { return false }
             s.selectedPair = pair
             s.rtt.reset() // W3C pair statistics belong to one pair
-            record(.selectedPair(pair), in: &s)
+            record(.selectedPair(pair: pair), in: &s)
             return true
         }
         guard changed else { return }

@@ -14,7 +14,7 @@ extension IceTransport {
             guard !s.closed else { return false }
             s.closed = true
             s.transportState = .closed
-            record(.stateChanged(.closed, libniceState: "closed"), in: &s)
+            record(.stateChanged(state: .closed, libniceState: "closed"), in: &s)
             if emitEvents { emit(.stateChanged(.closed)) }
             return true
         }

@@ -30,7 +30,7 @@ extension IceTransport {
             s.transportState = .disconnected
             s.stateGeneration += 1
             let ms = Int(quiet.nanoseconds / 1_000_000)
-            record(.stateChanged(.disconnected, libniceState: "ready (nothing received for \(ms) ms)"), in: &s)
+            record(.stateChanged(state: .disconnected, libniceState: "ready (nothing received for \(ms) ms)"), in: &s)
             emit(.stateChanged(.disconnected))
         }
     }
@@ -44,7 +44,7 @@ extension IceTransport {
             let back = s.stateBeforeSilence ?? .connected
             s.transportState = back
             s.stateGeneration += 1
-            record(.stateChanged(back, libniceState: "ready (packets again)"), in: &s)
+            record(.stateChanged(state: back, libniceState: "ready (packets again)"), in: &s)
             emit(.stateChanged(back))
         }
     }

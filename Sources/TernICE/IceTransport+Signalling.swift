@@ -135,7 +135,7 @@ extension IceTransport {
             let why = candidate.transport == .tcp && !configuration.iceTCP
                 ? "TCP candidate while ICE-TCP is off" : "libnice has no local candidate to pair it with"
             drop(candidate, reason: why)
-        default: state.withLock { $0.remoteCandidateCount += 1; record(.remoteCandidateAdded(candidate), in: &$0) }
+        default: state.withLock { $0.remoteCandidateCount += 1; record(.remoteCandidateAdded(candidate: candidate), in: &$0) }
         }
     }
 
@@ -143,7 +143,7 @@ extension IceTransport {
         logger.info("dropping remote candidate \(candidate.sdp): \(reason)")
         state.withLock { s in
             guard !s.closed else { return }
-            record(.remoteCandidateDropped(candidate, reason: reason), in: &s)
+            record(.remoteCandidateDropped(candidate: candidate, reason: reason), in: &s)
             emit(.remoteCandidateDropped(candidate, reason: reason))
         }
     }

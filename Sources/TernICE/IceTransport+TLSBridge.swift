@@ -30,7 +30,7 @@ extension IceTransport {
             if !bridge.verifies {
                 logger.warning("\(bridge.server): TLS certificate verification is off (TurnTLSOptions.insecureSkipVerify)")
             }
-            state.withLock { record(.turnTLSBridge(bridge.server, bridge: local, verifiesCertificate: bridge.verifies), in: &$0) }
+            state.withLock { record(.turnTLSBridge(server: bridge.server, bridge: local, verifiesCertificate: bridge.verifies), in: &$0) }
             bridge.setReporter { [weak self] server, event in self?.turnTLSEvent(server, event) }
         }
     }
@@ -40,7 +40,7 @@ extension IceTransport {
         switch event {
         case let .established(version, cipher):
             logger.debug("\(server): TLS \(version) \(cipher)")
-            state.withLock { record(.turnTLSEstablished(server, version: version, cipher: cipher), in: &$0) }
+            state.withLock { record(.turnTLSEstablished(server: server, version: version, cipher: cipher), in: &$0) }
         case let .failed(reason):
             logger.warning("\(server): TLS failed, no relay candidate from it: \(reason)")
             state.withLock { record(.turnTLSFailed(server: server, reason: reason), in: &$0) }

@@ -109,6 +109,9 @@ extension ICECommand {
         @Option(name: .long, help: "STUN pacing (Ta) in milliseconds.")
         var pacing: Int = 5
 
+        @Flag(help: "Print the figures as one JSON object (milliseconds).")
+        var json = false
+
         func run() async throws {
             var configuration = IceConfiguration()
             configuration.allowedAddresses = ["127.0.0.1"]
@@ -134,7 +137,15 @@ extension ICECommand {
             samples.sort()
             let median = samples[samples.count / 2]
             let p90 = samples[min(samples.count - 1, samples.count * 9 / 10)]
-            print("runs=\(samples.count) pacing=\(pacing)ms gather→connected: median \(Self.ms(median)) p90 \(Self.ms(p90)) min \(Self.ms(samples[0])) max \(Self.ms(samples[samples.count - 1]))")
+            if json {
+                print(JSONValue.object([
+                    "runs": .int(samples.count), "pacingMs": .int(pacing), "medianMs": .number(median),
+                    "p90Ms": .number(p90), "minMs": .number(samples[0]), "maxMs": .number(samples[samples.count - 1]),
+                    "samplesMs": .array(samples.map { .number($0) }),
+                ]).serialized)
+            } else {
+                print("runs=\(samples.count) pacing=\(pacing)ms gather→connected: median \(Self.ms(median)) p90 \(Self.ms(p90)) min \(Self.ms(samples[0])) max \(Self.ms(samples[samples.count - 1]))")
+            }
         }
 
         /// Forwards `from`'s candidates to `to`; returns when `from` is connected (nil if it never is).

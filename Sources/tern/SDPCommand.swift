@@ -31,7 +31,10 @@ struct SDPCommand: ParsableCommand {
         } else {
             data = FileManager.default.contents(atPath: path)
         }
-        guard let data else { throw ValidationError("cannot read \(path)") }
+        guard let data else {
+            print("cannot read \(path)")
+            throw ExitCode(1)
+        }
         return data
     }
 
@@ -40,15 +43,26 @@ struct SDPCommand: ParsableCommand {
         String(decoding: try readBytes(path), as: UTF8.self)
     }
 
-    /// Parses (checking size and UTF-8 first) or prints `line N: reason` and exits 1.
-    static func parse(_ path: String) throws -> SessionDescription {
+    /// Parses (checking size and UTF-8 first) or prints `line N: reason` (with `json`, an object
+    /// with `valid`, `line` and `reason`) and exits 1.
+    static func parse(_ path: String, json: Bool = false) throws -> SessionDescription {
         let data = try readBytes(path)
         do {
             return try SDPParser().parse(bytes: data)
         } catch {
-            print(error.description)
+            if json {
+                print(JSONValue.object(["valid": .bool(false), "line": error.lineNumber.map { .int($0) } ?? .null,
+                                        "reason": .string(error.description)]).serialized)
+            } else {
+                print(error.description)
+            }
             throw ExitCode(1)
         }
+    }
+
+    /// A description as `{"type": …, "sdp": …}` (W3C RTCSessionDescriptionInit), for `--json`.
+    static func descriptionJSON(type: String, sdp: String) -> String {
+        JSONValue.object(["type": .string(type), "sdp": .string(sdp)]).serialized
     }
 
     struct Check: ParsableCommand {
@@ -58,9 +72,16 @@ struct SDPCommand: ParsableCommand {
         @Argument(help: "SDP file, or - for standard input.")
         var file: String
 
+        @Flag(help: "Print {\"valid\": …, \"sections\": N} or {\"valid\": false, \"line\": N, \"reason\": …}.")
+        var json = false
+
         func run() throws {
-            let description = try SDPCommand.parse(file)
-            print("ok: \(description.media.count) media section(s)")
+            let description = try SDPCommand.parse(file, json: json)
+            if json {
+                print(JSONValue.object(["valid": .bool(true), "sections": .int(description.media.count)]).serialized)
+            } else {
+                print("ok: \(description.media.count) media section(s)")
+            }
         }
     }
 
@@ -71,8 +92,16 @@ struct SDPCommand: ParsableCommand {
         @Argument(help: "SDP file, or - for standard input.")
         var file: String
 
+        @Flag(help: "The same summary as one JSON object.")
+        var json = false
+
         func run() throws {
-            print(SDPSummary.render(try SDPCommand.parse(file)), terminator: "")
+            let description = try SDPCommand.parse(file, json: json)
+            if json {
+                print(SDPSummaryJSON.summary(description).serialized)
+            } else {
+                print(SDPSummary.render(description), terminator: "")
+            }
         }
     }
 
@@ -97,6 +126,9 @@ struct SDPCommand: ParsableCommand {
         @Option(help: "Seed for the ICE credentials and session id (default: random). Same seed, same answer.")
         var seed: UInt64?
 
+        @Flag(help: "Print {\"type\": \"answer\", \"sdp\": …} (W3C RTCSessionDescriptionInit).")
+        var json = false
+
         func run() throws {
             let text = try SDPCommand.read(file)
             var seeder = SystemRandomNumberGenerator()
@@ -108,7 +140,8 @@ struct SDPCommand: ParsableCommand {
                 for index in session.transceivers.indices {
                     try session.setDirection(receiveOnly ? .recvonly : .sendrecv, forTransceiverAt: index)
                 }
-                print(try session.createAnswer().sdp, terminator: "")
+                let sdp = try session.createAnswer().sdp
+                print(json ? SDPCommand.descriptionJSON(type: "answer", sdp: sdp) : sdp, terminator: json ? "\n" : "")
             } catch {
                 print(error.description)
                 throw ExitCode(1)
@@ -140,6 +173,9 @@ struct SDPCommand: ParsableCommand {
         @Option(help: "Seed for the ICE credentials and session id (default: random). Same seed, same offer.")
         var seed: UInt64?
 
+        @Flag(help: "Print {\"type\": \"offer\", \"sdp\": …} (W3C RTCSessionDescriptionInit).")
+        var json = false
+
         func validate() throws {
             guard audio || video || data else { throw ValidationError("ask for at least one of --audio, --video, --data") }
         }
@@ -153,7 +189,8 @@ struct SDPCommand: ParsableCommand {
                 if audio { try session.addTransceiver(Transceiver(kind: .audio)) }
                 if video { try session.addTransceiver(Transceiver(kind: .video)) }
                 if data { try session.addDataChannel() }
-                print(try session.createOffer().sdp, terminator: "")
+                let sdp = try session.createOffer().sdp
+                print(json ? SDPCommand.descriptionJSON(type: "offer", sdp: sdp) : sdp, terminator: json ? "\n" : "")
             } catch {
                 print(error.description)
                 throw ExitCode(1)

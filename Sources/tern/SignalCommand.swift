@@ -21,14 +21,21 @@ struct SignalCommand: AsyncParsableCommand {
     @Option(help: "HMAC secret: register needs token = lowercase hex HMAC-SHA256(secret, user). Without it, any token is accepted (development only).")
     var secret: String?
 
+    @Flag(help: "Announce the server as JSON lines ({\"event\":\"listening\",\"url\":…}) for scripts.")
+    var json = false
+
     func run() async throws {
         if secret == nil {
-            print("warning: no --secret: open development mode, any register token is accepted")
+            print(json ? JSONValue.object(["event": .string("warning"), "message": .string("no --secret: open development mode, any register token is accepted")]).serialized
+                : "warning: no --secret: open development mode, any register token is accepted")
         }
+        let json = self.json
         let server = SignalingServer(host: host, port: port, secret: secret)
         let host = self.host
         try await server.run { bound in
-            print("tern signal: listening on ws://\(host):\(bound)/v1 (Ctrl-C to stop)")
+            let url = "ws://\(host):\(bound)/v1"
+            print(json ? JSONValue.object(["event": .string("listening"), "url": .string(url), "port": .int(bound)]).serialized
+                : "tern signal: listening on \(url) (Ctrl-C to stop)")
             fflush(nil)  // scripts read the URL from a pipe: do not leave it in the buffer
         }
     }

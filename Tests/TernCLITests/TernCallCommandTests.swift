@@ -69,6 +69,24 @@ struct TernCallCommandTests {
         }
     }
 
+    @Test("--stats-interval prints each side's whole W3C stats report as JSON")
+    func statsIntervalDumpsTheW3CReport() async throws {
+        let run = try await Self.run(["call", "--loopback", "--json", "--duration", "3", "--stats-interval", "1"])
+        #expect(run.status == 0)
+        let dumps = run.lines.compactMap { line -> [String: Any]? in
+            guard line.contains("\"w3cstats\""), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) else { return nil }
+            return object as? [String: Any]
+        }
+        #expect(Set(dumps.compactMap { $0["who"] as? String }) == ["alice", "bob"])
+        let report = try #require(dumps.last(where: { $0["who"] as? String == "bob" })?["report"] as? [[String: Any]])
+        let types = Set(report.compactMap { $0["type"] as? String })
+        for type in ["candidate-pair", "local-candidate", "remote-candidate", "transport", "inbound-rtp", "outbound-rtp", "codec"] {
+            #expect(types.contains(type), "no \(type) entry")
+        }
+        let audio = report.first { $0["type"] as? String == "inbound-rtp" && $0["kind"] as? String == "audio" }
+        #expect((audio?["packetsReceived"] as? Int ?? 0) > 0)
+    }
+
     @Test("a tampered fingerprint fails the call with a non-zero exit that names the DTLS fingerprint step")
     func brokenFingerprintIsExplained() async throws {
         let run = try await Self.run(["call", "--loopback", "--json", "--duration", "2", "--break", "fingerprint"])

@@ -39,6 +39,9 @@ struct CallCommand: AsyncParsableCommand {
     @Option(help: "Write a self-contained HTML report (timeline, SDPs, ICE, DTLS, charts) to this file.")
     var report: String?
 
+    @Option(help: "Print each side's whole W3C stats report (getStats()) every this many seconds.")
+    var statsInterval: Double?
+
     @Option(name: .customLong("break"), help: "Break one step on purpose to see the failure explained: fingerprint | ice.")
     var breakStep: String?
 
@@ -47,6 +50,9 @@ struct CallCommand: AsyncParsableCommand {
             throw ValidationError("only --loopback is implemented: two peers in this process on 127.0.0.1 (for one peer against a signaling server, use `tern peer`)")
         }
         guard duration >= 1.5, duration <= 3600 else { throw ValidationError("--duration must be between 1.5 and 3600 seconds") }
+        if let statsInterval, !(0.1...3600).contains(statsInterval) {
+            throw ValidationError("--stats-interval must be between 0.1 and 3600 seconds")
+        }
         var breakStep: LoopbackCall.BreakStep?
         if let name = self.breakStep {
             guard let step = LoopbackCall.BreakStep(rawValue: name) else {
@@ -60,7 +66,8 @@ struct CallCommand: AsyncParsableCommand {
             + (breakStep.map { " (breaking \($0.rawValue) on purpose)" } ?? ""))
         var call = LoopbackCall(
             options: .init(duration: .milliseconds(Int(duration * 1000)), audio: audio, video: video, data: data,
-                           breakStep: breakStep, capture: capture),
+                           breakStep: breakStep, capture: capture,
+                           statsInterval: statsInterval.map { .milliseconds(Int($0 * 1000)) }),
             timeline: timeline)
         let summary = await call.run()
         if let capture, let pcap {

@@ -19,6 +19,8 @@ struct LoopbackCall {
         var data: Bool
         var breakStep: BreakStep?
         var capture: CallCapture?
+        /// `--stats-interval`: dump both sides' W3C stats reports this often (nil: never).
+        var statsInterval: Duration?
     }
 
     /// A deliberate fault, to show how a failure is explained.
@@ -104,7 +106,10 @@ struct LoopbackCall {
     /// Media both ways for the duration, with in-call events and a video round trip in the middle.
     private mutating func runMedia(_ alice: CallParticipant, _ bob: CallParticipant) async {
         let pumps = [await MediaPump.start(for: alice), await MediaPump.start(for: bob)]
-        let statsTask = StatsLine.everySecond(receiver: bob, sender: alice, timeline: timeline, into: samples)
+        let statsTask = StatsLine.everySecond(receiver: bob, sender: alice, timeline: timeline, into: samples,
+                                              length: options.duration)
+        let dumpTask = options.statsInterval.map { StatsDump.every($0, participants: [alice, bob], timeline: timeline) }
+        defer { dumpTask?.cancel() }
         // In-call events and the video round trip happen a third of the way in; media flows for
         // the whole duration.
         let clock = ContinuousClock()

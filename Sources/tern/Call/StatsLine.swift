@@ -12,8 +12,10 @@ enum StatsLine {
     @discardableResult
     /// Logs a stats line each second (what `receiver` received, `sender` sent) into `samples`
     /// until the returned task is cancelled.
+    /// On a terminal it also keeps a progress line up to date: elapsed (and remaining, when the
+    /// call has a planned `length`) time and the live counters.
     static func everySecond(receiver: CallParticipant, sender: CallParticipant, timeline: Timeline,
-                            into samples: SampleLog) -> Task<Void, Never> {
+                            into samples: SampleLog, length: Duration? = nil) -> Task<Void, Never> {
         Task {
             var second = 0
             var totals = Totals()
@@ -25,8 +27,31 @@ enum StatsLine {
                                     previous: &totals) {
                     samples.append(sample)
                 }
+                timeline.progress(progressText(second: second, length: length, receiver: receiver))
             }
         }
+    }
+
+    /// "12 s of 30 s (18 s left) · bob in: audio 600 pkts, 440 Hz · video 350 frames".
+    static func progressText(second: Int, length: Duration?, receiver: CallParticipant) -> String {
+        var text = "\(second) s"
+        if let length {
+            let total = Int((Double(length.components.seconds) + Double(length.components.attoseconds) / 1e18).rounded())
+            text += " of \(total) s (\(max(0, total - second)) s left)"
+        }
+        guard let report = receiver.snapshot.peer?.getStats() else { return text }
+        let inbound = report.entries(ofType: "inbound-rtp")
+        let audio = inbound.first { $0["kind"] == .string("audio") }
+        let video = inbound.first { $0["kind"] == .string("video") }
+        text += " · \(receiver.name) in:"
+        if let packets = audio?["packetsReceived"]?.number {
+            text += " audio \(Int(packets)) pkts" + (receiver.detectedToneHz.map { ", \(Int($0)) Hz" } ?? "")
+        }
+        if let frames = video?["framesDecoded"]?.number { text += " · video \(Int(frames)) frames" }
+        let channels = report.entries(ofType: "data-channel")
+        let messages = channels.compactMap { $0["messagesReceived"]?.number }.reduce(0, +)
+        if !channels.isEmpty { text += " · \(Int(messages)) messages" }
+        return text
     }
 
     static func log(second: Int, receiver: CallParticipant, sender: CallParticipant, timeline: Timeline,

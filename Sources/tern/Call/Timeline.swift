@@ -15,6 +15,9 @@ final class Timeline: Sendable {
     private let recorded = Mutex<[TimelineEntry]>([])
     /// Set once the summary is printed: it stays the last line, whatever a late task still logs.
     private let finished = Mutex(false)
+    /// The live progress line at the bottom of a terminal (text mode on a TTY only), or nil.
+    private let progressLine = Mutex<String?>(nil)
+    private var isTerminal: Bool { if case .text(colour: true) = style { true } else { false } }
 
     /// Everything logged so far (for `--report`).
     var entries: [TimelineEntry] { recorded.withLock { $0 } }
@@ -39,7 +42,11 @@ final class Timeline: Sendable {
                 let stamp = String(format: "%8.1f ms", t)
                 let tag = colour ? "\u{1B}[1;\(Self.colourCode(category))m\(category.padding(toLength: 6, withPad: " ", startingAt: 0))\u{1B}[0m"
                     : category.padding(toLength: 6, withPad: " ", startingAt: 0)
+                // On a terminal the progress line stays at the bottom: clear it, print, redraw it.
+                let progress = colour ? progressLine.withLock { $0 } : nil
+                if progress != nil { print("\r\u{1B}[2K", terminator: "") }
                 print("\(stamp)  \(tag) \(message)")
+                if let progress { print(progress, terminator: "") }
             case .json:
                 var object = fields
                 object["t"] = .number(((t * 10).rounded()) / 10)
@@ -51,18 +58,35 @@ final class Timeline: Sendable {
         }
     }
 
-    /// A multi-line block (an SDP), indented in text mode, one field in JSON mode.
-    func block(_ category: String, _ title: String, _ body: String, fields: [String: JSONValue] = [:]) {
+    /// Replaces the live progress line (elapsed/remaining time, counters) shown under the log on
+    /// a terminal; does nothing in JSON mode or when stdout is not a TTY (logs stay plain).
+    func progress(_ text: String) {
+        guard isTerminal, !finished.withLock({ $0 }) else { return }
+        lock.withLock { _ in
+            let line = "\u{1B}[2m▶ \(text)\u{1B}[0m"
+            progressLine.withLock { $0 = line }
+            print("\r\u{1B}[2K\(line)", terminator: "")
+            fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name
+        }
+    }
+
+    /// A multi-line block (an SDP), indented in text mode, one field in JSON mode (left out with
+    /// `jsonCarriesText: false`, when `fields` hold the same thing structured).
+    func block(_ category: String, _ title: String, _ body: String, fields: [String: JSONValue] = [:],
+               jsonCarriesText: Bool = true) {
         switch style {
         case .json:
             var object = fields
-            object["text"] = .string(body)
+            if jsonCarriesText { object["text"] = .string(body) }
             log(category, title, fields: object)
         case .text:
             guard !finished.withLock({ $0 }) else { return }
             log(category, title)
             lock.withLock { _ in
+                let progress = progressLine.withLock { $0 }
+                if progress != nil { print("\r\u{1B}[2K", terminator: "") }
                 for line in body.split(whereSeparator: \.isNewline) { print("              | \(line)") }
+                if let progress { print(progress, terminator: "") }
                 fflush(nil)  // all streams: `stdout` itself is not concurrency-safe to name
             }
         }
@@ -72,6 +96,7 @@ final class Timeline: Sendable {
     func summary(_ value: JSONValue, text: String) {
         finished.withLock { $0 = true }
         lock.withLock { _ in
+            if progressLine.withLock({ $0 }) != nil { print("\r\u{1B}[2K", terminator: "") }  // the summary replaces it
             switch style {
             case .json: print(value.serialized)
             case .text: print(text)

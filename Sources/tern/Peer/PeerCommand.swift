@@ -116,6 +116,9 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write a self-contained HTML report (timeline, SDPs, ICE, DTLS, charts) to this file.", valueName: "file.html"))
     var report: String?
 
+    @Option(help: ArgumentHelp("Print the whole W3C stats report (getStats()) every this many seconds while the call is up.", valueName: "seconds"))
+    var statsInterval: Double?
+
     func validate() throws {
         guard (callee != nil) != answer else { throw ValidationError("give exactly one of --call OTHER or --answer") }
         guard signal.hasPrefix("ws://") else { throw ValidationError("--signal must be a ws:// URL, e.g. ws://127.0.0.1:8787/v1") }
@@ -153,6 +156,9 @@ struct PeerCommand: AsyncParsableCommand {
             guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration must be between 0 and 86400 seconds") }
         }
         guard wait > 0, wait <= 86_400 else { throw ValidationError("--wait must be between 0 and 86400 seconds") }
+        if let statsInterval {
+            guard statsInterval >= 0.1, statsInterval <= 3600 else { throw ValidationError("--stats-interval must be between 0.1 and 3600 seconds") }
+        }
         _ = try iceServers()
     }
 
@@ -222,7 +228,8 @@ struct PeerCommand: AsyncParsableCommand {
                            cancelAfter: cancelAfter.map { .milliseconds(Int($0 * 1000)) },
                            sendMessage: try parsedSendMessage(),
                            peerConfiguration: peerConfiguration, duration: duration.map { .milliseconds(Int($0 * 1000)) },
-                           wait: .milliseconds(Int(wait * 1000)), capture: capture),
+                           wait: .milliseconds(Int(wait * 1000)), capture: capture,
+                           statsInterval: statsInterval.map { .milliseconds(Int($0 * 1000)) }),
             timeline: timeline)
         let summary = await session.run()
         if let capture, let pcap {

@@ -40,6 +40,8 @@ struct PeerSession {
         /// Answerer: how long to wait for an incoming call.
         var wait: Duration
         var capture: CallCapture?
+        /// `--stats-interval`: dump the W3C stats report this often (nil: never).
+        var statsInterval: Duration?
     }
 
     let options: Options
@@ -261,8 +263,11 @@ struct PeerSession {
     private mutating func runCall(_ participant: CallParticipant, channels: PeerDataChannels, echoRun: EchoRun?) async -> CallSummary {
         let pump = await MediaPump.start(for: participant)
         defer { pump.cancel() }
-        let statsTask = StatsLine.everySecond(receiver: participant, sender: participant, timeline: timeline, into: samples)
+        let statsTask = StatsLine.everySecond(receiver: participant, sender: participant, timeline: timeline, into: samples,
+                                              length: options.duration)
         defer { statsTask.cancel() }
+        let dumpTask = options.statsInterval.map { StatsDump.every($0, participants: [participant], timeline: timeline) }
+        defer { dumpTask?.cancel() }
 
         let clock = ContinuousClock()
         let start = clock.now
