@@ -141,7 +141,8 @@ if ProcessInfo.processInfo.environment["TERN_BENCH"] != nil {
         ("DTLSBench", ["TernDTLS", "CBenchSRTP", "BenchSupport"]),
         ("MediaBench", ["TernMedia", "BenchSupport"]),
         ("PeerScale", ["TernPeer", "BenchSupport"]),
-        ("DCThroughput", ["TernPeer", "TernSCTP", "TernSDP", "BenchSupport"]),
+        ("DCThroughput", ["TernPeer", "TernSCTP", "TernSDP", "BenchSupport", "BenchPeerSupport"]),
+        ("CallCPU", ["TernPeer", "TernMedia", "TernSDP", "BenchSupport", "BenchPeerSupport"]),
     ]
     for (name, dependencies) in benchmarkTargets {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies,
@@ -149,6 +150,9 @@ if ProcessInfo.processInfo.environment["TERN_BENCH"] != nil {
     }
     // JSON-line output and timing helpers shared by the benchmark executables.
     package.targets.append(.target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: strict))
+    // Signaling over pipes between the two processes of DCThroughput and CallCPU.
+    package.targets.append(.target(name: "BenchPeerSupport", dependencies: ["TernSDP"],
+                                   path: "Benchmarks/BenchPeerSupport", swiftSettings: strict))
     // The bare libsrtp2 loop DTLSBench compares SRTPSession with (no Swift in the timed loop).
     package.targets.append(.target(name: "CBenchSRTP", dependencies: ["CSRTP"], path: "Benchmarks/CBenchSRTP"))
 }

@@ -2,6 +2,8 @@
 // loopback (issues #7 and #12), release build, DTLS and ICE (libnice) included.
 //
 //   DCThroughput parent [--bytes N] [--message-size S] [--runs R] [--high B] [--low B]
+//                       [--throughput-figure NAME]  (default dc_throughput_loopback_MBps; a name
+//                       ending in _Mbps reports Mbit/s) [--setup-figure NAME] (default setup_ms)
 //   DCThroughput child             (spawned by the parent; signals over its stdin/stdout)
 //
 // Each run spawns a fresh child process and creates a fresh PeerConnection in the parent.
@@ -17,10 +19,16 @@
 //                                of the two open times; CLOCK_MONOTONIC is shared by processes)
 // Benchmarks/aiortc/dc_throughput.py measures aiortc ↔ aiortc the same way. Nothing asserted.
 //
+// Across the network lab (Scripts/bench's 50 ms-RTT row): DCBENCH_ICE_ADDRESS=A keeps this
+// process's host candidates on address A (default 127.0.0.1), and DCBENCH_CHILD_WRAPPER is a
+// command prefix the child is started under (e.g. `netlab exec right env DCBENCH_ICE_ADDRESS=B`),
+// so parent and child sit in two namespaces with the lab's router between them.
+//
 // Signaling follows JSEP order: each side sends its description once setLocalDescription has
 // applied it and forwards its trickled candidates only after that. DCBENCH_TRACE=1 prints the
 // signals, every peer event (with CLOCK_MONOTONIC ms) and, once a second, SCTP counters seen by a
 // packet tap (DATA sent / retransmitted, SACKs with gap blocks) on stderr.
+import BenchPeerSupport
 import BenchSupport
 import Foundation
 import TernPeer
@@ -36,10 +44,16 @@ struct Options {
     var runs = choose(full: 5, quick: 3)
     var high = 4 * 1024 * 1024
     var low = 1024 * 1024
+    var throughputFigure = "dc_throughput_loopback_MBps"
+    var setupFigure = "setup_ms"
 
     init(_ arguments: ArraySlice<String>) {
         var iterator = arguments.makeIterator()
         while let flag = iterator.next() {
+            if flag == "--throughput-figure" || flag == "--setup-figure", let name = iterator.next() {
+                if flag == "--setup-figure" { setupFigure = name } else { throughputFigure = name }
+                continue
+            }
             guard let text = iterator.next(), let value = Int(text), value >= 0 else {
                 fail("expected a number after \(flag)")
             }
@@ -83,6 +97,9 @@ func armWatchdog(seconds: Int, run: Int) -> DispatchWorkItem {
 /// size path MTU discovery may reach (1200 turns discovery off: every packet 1,200 bytes).
 func benchConfiguration() -> PeerConfiguration {
     var configuration = PeerConfiguration.loopback
+    if let address = ProcessInfo.processInfo.environment["DCBENCH_ICE_ADDRESS"] {
+        configuration.ice.allowedAddresses = [address]
+    }
     if let text = ProcessInfo.processInfo.environment["DCBENCH_SCTP_MAX_PACKET"], let size = Int(text) {
         configuration.sctp.maximumPacketSize = size
         configuration.sctp.pathMTUDiscovery = size > configuration.sctp.mtu
@@ -103,8 +120,15 @@ func parentRun(_ options: Options, run: Int) async throws -> RunResult {
     let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     let toChild = Pipe(), fromChild = Pipe()
     let child = Process()
-    child.executableURL = URL(fileURLWithPath: executable)
-    child.arguments = ["child"]
+    let wrapper = ProcessInfo.processInfo.environment["DCBENCH_CHILD_WRAPPER"]?
+        .split(separator: " ").map(String.init) ?? []
+    if let first = wrapper.first {
+        child.executableURL = URL(fileURLWithPath: first)
+        child.arguments = Array(wrapper.dropFirst()) + [executable, "child"]
+    } else {
+        child.executableURL = URL(fileURLWithPath: executable)
+        child.arguments = ["child"]
+    }
     child.standardInput = toChild
     child.standardOutput = fromChild
     try child.run()
@@ -317,9 +341,11 @@ case "parent":
         }
     }
     if !throughput.isEmpty {
-        Figure(name: "dc_throughput_loopback_MBps", unit: "MB/s", samples: throughput).emit()
+        let megabits = options.throughputFigure.hasSuffix("_Mbps")
+        Figure(name: options.throughputFigure, unit: megabits ? "Mbit/s" : "MB/s",
+               samples: megabits ? throughput.map { $0 * 8 } : throughput).emit()
     }
-    Figure(name: "setup_ms", unit: "ms", samples: setup).emit()
+    Figure(name: options.setupFigure, unit: "ms", samples: setup).emit()
 default:
     fail("usage: DCThroughput parent [--bytes N] [--message-size S] [--runs R] [--high B] [--low B]")
 }

@@ -35,7 +35,10 @@ from importlib.metadata import version
 
 import aioice.ice
 
-aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: ["127.0.0.1"]
+# DCBENCH_ICE_ADDRESS / DCBENCH_CHILD_WRAPPER: the same two knobs as Benchmarks/DCThroughput, so
+# the 50 ms-RTT row runs the two processes in two network-lab namespaces.
+ICE_ADDRESS = os.environ.get("DCBENCH_ICE_ADDRESS", "127.0.0.1")
+aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: [ICE_ADDRESS]
 
 from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription  # noqa: E402
 
@@ -43,13 +46,13 @@ from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription  #
 def options(argv):
     quick = "--quick" in argv
     opts = {"bytes": 64 * 1024 * 1024, "message-size": 64 * 1024, "runs": 3 if quick else 5,
-            "high": 4 * 1024 * 1024, "low": 1024 * 1024}
+            "high": 4 * 1024 * 1024, "low": 1024 * 1024, "throughput-figure": "dc_throughput_loopback_MBps", "setup-figure": "setup_ms"}
     args = [a for a in argv if a != "--quick"]
     for flag, value in zip(args[::2], args[1::2]):
         key = flag.lstrip("-")
         if key not in opts:
             sys.exit(f"dc_throughput.py: unknown option {flag}")
-        opts[key] = int(value)
+        opts[key] = value if key.endswith("-figure") else int(value)
     return opts
 
 
@@ -58,8 +61,9 @@ def log(message):
 
 
 async def parent_run(opts, run):
+    wrapper = os.environ.get("DCBENCH_CHILD_WRAPPER", "").split()
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, os.path.abspath(__file__), "child",
+        *wrapper, sys.executable, os.path.abspath(__file__), "child",
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
     loop = asyncio.get_running_loop()
     waiting = {kind: loop.create_future() for kind in ("ready", "answer", "open", "done")}
@@ -195,8 +199,12 @@ async def parent(opts):
         if throughput is not None:
             throughputs.append(throughput)
     if throughputs:
-        print(figure("dc_throughput_loopback_MBps", "MB/s", throughputs), flush=True)
-    print(figure("setup_ms", "ms", setups), flush=True)
+        name = opts["throughput-figure"]
+        if name.endswith("_Mbps"):
+            print(figure(name, "Mbit/s", [t * 8 for t in throughputs]), flush=True)
+        else:
+            print(figure(name, "MB/s", throughputs), flush=True)
+    print(figure(opts["setup-figure"], "ms", setups), flush=True)
 
 
 def main():

@@ -5,8 +5,12 @@ import TernRTP
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    // What parses must serialize to a compound that parses to the same packets.
     if let packets = try? RTCPPacket.parseCompound(bytes) {
-        _ = try? RTCPPacket.parseCompound(RTCPPacket.serialize(packets))
+        guard let again = try? RTCPPacket.parseCompound(RTCPPacket.serialize(packets)) else {
+            fatalError("serialized compound does not parse")
+        }
+        if again != packets { fatalError("round trip changed the packets") }
     }
     return 0
 }

@@ -5,9 +5,11 @@ import TernRTP
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    // What parses must serialize to bytes that parse to the same packet.
     if let packet = try? RTPPacket(parsing: bytes) {
         _ = try? packet.headerExtension?.elements()
-        _ = try? RTPPacket(parsing: packet.bytes)
+        guard let again = try? RTPPacket(parsing: packet.bytes) else { fatalError("serialized packet does not parse") }
+        if again != packet { fatalError("round trip changed the packet") }
     }
     return 0
 }

@@ -5,9 +5,12 @@ import TernSCTP
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    // What parses must serialize and parse again (its checksum now correct) to the same packet.
     if let packet = try? SCTPPacket.parse(bytes, verifyChecksum: false) {
-        // What parses must serialize and parse again (with its checksum now correct).
-        _ = try? SCTPPacket.parse(packet.serialize(), verifyChecksum: true)
+        guard let again = try? SCTPPacket.parse(packet.serialize(), verifyChecksum: true) else {
+            fatalError("serialized packet does not parse")
+        }
+        if again != packet { fatalError("round trip changed the packet") }
     }
     return 0
 }

@@ -6,8 +6,13 @@ import TernSDP
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     let text = String(decoding: bytes, as: UTF8.self)
+    // What parses must write a description that parses again and writes the same text.
     if let description = try? SessionDescription(parsing: text) {
-        _ = try? SessionDescription(parsing: description.text)
+        let written = description.text
+        guard let again = try? SessionDescription(parsing: written) else {
+            fatalError("the written form of a parsed description does not parse:\n\(written)")
+        }
+        if again.text != written { fatalError("writing is not stable:\n\(written)\n---\n\(again.text)") }
     }
     return 0
 }

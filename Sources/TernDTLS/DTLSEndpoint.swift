@@ -139,6 +139,10 @@ public final class DTLSEndpoint {
     /// this endpoint reads whole from one record.
     public static let maximumRecordPlaintext = 16_384
 
+    /// Bytes a DTLS 1.2 record adds to its plaintext with the suites Tern offers, at most: 13 of
+    /// header, and for AES-GCM 8 of explicit nonce and 16 of tag (ChaCha20-Poly1305 adds 16).
+    public static let maximumRecordOverhead = 13 + 8 + 16
+
     /// Sends one application data record (RFC 6347 §4.1; SCTP rides on these, RFC 8261).
     /// Keep it within `maximumApplicationDataSize` so the record fits one datagram.
     public func send(applicationData: [UInt8]) throws(DTLSError) {

@@ -88,9 +88,11 @@ extension IceTransport {
             return true
         }
         guard changed else { return }
-        // Buffers first, so whoever handles the event can read `selectedSocketDatagramCapacity`.
-        // (Every libnice callback runs on this thread, so no other ICE event can slip in between.)
+        // Buffers and path MTU first, so whoever handles the event can read
+        // `selectedSocketDatagramCapacity` and `selectedPathMaximumDatagramSize`. (Every libnice
+        // callback runs on this thread, so no other ICE event can slip in between.)
         enlargeSelectedSocketBuffers()
+        measureSelectedPath(pair)
         state.withLock { s in
             if !s.closed { emit(.selectedPairChanged(pair)) }
         }

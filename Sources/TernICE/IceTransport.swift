@@ -41,6 +41,8 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
         /// SO_RCVBUF of the selected pair's socket after `enlargeSelectedSocketBuffers`, as the
         /// kernel reports it (twice what was asked: it counts its own bookkeeping).
         var selectedSocketReceiveBuffer: Int?
+        /// See `selectedPathMaximumDatagramSize` (IceTransport+PathMTU.swift).
+        var selectedPathMaximumDatagram: Int?
         /// The state a silence interrupted (restored when packets come again).
         var stateBeforeSilence: IceTransportState?
         /// libnice reported consent lost; only an ICE restart or its grace timer ends that.

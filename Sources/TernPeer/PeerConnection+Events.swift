@@ -37,8 +37,12 @@ extension PeerConnection {
                 state.selectedPair = pair
                 return (state.driver, state.ice)
             }
-            if let driver, let capacity = ice?.selectedSocketDatagramCapacity {
-                driver.perform { core, _ in core.arrivalDatagramCapacity = capacity }
+            if let driver, let ice {
+                let capacity = ice.selectedSocketDatagramCapacity, pathLimit = ice.selectedPathMaximumDatagramSize
+                driver.perform { core, _ in
+                    if let capacity { core.arrivalDatagramCapacity = capacity }
+                    core.pathMaximumDatagram = pathLimit
+                }
             }
             emit(.selectedCandidatePairChanged(pair))
         case .remoteCandidateDropped:

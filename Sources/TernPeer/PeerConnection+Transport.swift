@@ -185,8 +185,10 @@ extension PeerConnection {
             return (state.earlyDatagrams, state.senders)
         }
         for sender in senders { sender.attach(driver) }
-        if let capacity = ice.selectedSocketDatagramCapacity {
-            driver.perform { core, _ in core.arrivalDatagramCapacity = capacity }
+        let capacity = ice.selectedSocketDatagramCapacity, pathLimit = ice.selectedPathMaximumDatagramSize
+        driver.perform { core, _ in
+            if let capacity { core.arrivalDatagramCapacity = capacity }
+            core.pathMaximumDatagram = pathLimit
         }
         ice.setReceiveHandler { datagram in driver.receive(datagram) }
         for datagram in early { driver.receive(datagram) }

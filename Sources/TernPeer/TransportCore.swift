@@ -127,6 +127,17 @@ final class TransportCore {
         didSet { applyArrivalLimit() }
     }
 
+    /// The largest datagram the selected pair's first hop takes (`IceTransport
+    /// .selectedPathMaximumDatagramSize`), or nil: SCTP's packet-size discovery probes no larger
+    /// packet than fits it after the DTLS record's overhead.
+    var pathMaximumDatagram: Int? {
+        didSet { applyPathLimit() }
+    }
+
+    func applyPathLimit() {
+        sctp?.association.setPathPacketLimit(pathMaximumDatagram.map { $0 - DTLSEndpoint.maximumRecordOverhead })
+    }
+
     func applyArrivalLimit() {
         guard let sctp, let capacity = arrivalDatagramCapacity else { return }
         let payloadPerDatagram = parameters.sctp.mtu - SCTPPacket.headerSize - DataChunk.headerSize
@@ -153,6 +164,7 @@ final class TransportCore {
                                            remoteMaxMessageSize: remoteMaxMessageSize)
         sctp = endpoint
         applyArrivalLimit()
+        applyPathLimit()
         if dtls.state == .connected {
             endpoint.connect(now: now)
             pumpSCTP(now: now)

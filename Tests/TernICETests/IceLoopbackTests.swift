@@ -184,4 +184,11 @@ import TernCore
         shared.close(); shared2.close(); a.transport.close(); b.transport.close()
         for t in tasks { await t.value }
     }
+
+    @Test func theRouteMTUIsReadForTheSelectedPathsFirstHop() {
+        // Loopback's MTU is 65,536 here; a UDP pair's datagram is that minus IPv4 + UDP headers.
+        let mtu = IceTransport.routeMTU(to: "127.0.0.1")
+        #expect((mtu ?? 0) >= 1_500)
+        #expect(IceTransport.routeMTU(to: "not an address") == nil)
+    }
 }

@@ -47,6 +47,22 @@ import TernCore
         #expect(h.a.stats.retransmittedChunks == 0)
     }
 
+    @Test func aPathLimitFromTheLayerBelowSettlesAtOnceWithoutLosingAProbe() throws {
+        let h = AssociationHarness(conditions: .init(delay: .milliseconds(5)))
+        var dropped = 0
+        h.pair.deliverFilter = { _, bytes in
+            if bytes.count > 1_435 { dropped += 1; return false }
+            return true
+        }
+        // What the peer connection passes down from the route's MTU: 1,500 − 28 − 37.
+        h.a.setPathPacketLimit(1_435)
+        h.b.setPathPacketLimit(1_435)
+        #expect(h.connect())
+        #expect(try Self.transfer(h, count: 100, size: 5_000))
+        #expect(h.a.packetSize == 1_432)
+        #expect(dropped == 0)
+    }
+
     @Test func aBlackHoleAfterDiscoveryFallsBackToTheBaseSizeAndDeliversEverything() throws {
         let h = AssociationHarness(conditions: .init(delay: .milliseconds(5)))
         var pathMTU = Int.max

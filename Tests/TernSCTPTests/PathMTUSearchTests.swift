@@ -64,6 +64,26 @@ import TernCore
         #expect(search.probeToSend(now: Instant.zero + .seconds(2), nonce: 6) == 16_384)
     }
 
+    @Test func theInterfaceLimitMakesTheFirstProbeFitIt() {
+        var search = Self.search()
+        search.pathLimitChanged(to: 1_435, searching: true)  // a 1,500-byte Ethernet hop under IPv4 + DTLS
+        var now = Instant.zero
+        var probed: [Int] = []
+        while let size = search.probeToSend(now: now, nonce: 3) {
+            probed.append(size)
+            if probed.count == 1 { search.probeAcknowledged(nonce: 3) }
+            now += .seconds(1)
+            search.probeTimedOut(now: now)
+        }
+        #expect(probed == [1_432], "one probe, the largest whole word under the limit")
+        #expect(search.packetSize == 1_432)
+        search.pathLimitChanged(to: nil, searching: true)  // a new path with no known limit
+        #expect(search.packetSize == 1_432, "what was confirmed stays while the new search runs")
+        #expect(search.probeToSend(now: now, nonce: 4) == 16_384)
+        search.pathLimitChanged(to: 1_300, searching: true)  // smaller than what was confirmed
+        #expect(search.packetSize == 1_200)
+    }
+
     @Test func aPathLimitedToTheBaseSizeHasNothingToSearch() {
         var search = PathMTUSearch(basePacketSize: 1200, maximumPacketSize: 1200)
         search.start()

@@ -36,8 +36,11 @@ struct PathMTUSearch {
 
     /// BASE_PLPMTU: the size that needs no discovery (RFC 8831 §5: 1,200 bytes).
     let basePacketSize: Int
-    /// MAX_PLPMTU: the largest the layers below can carry.
-    let maximumPacketSize: Int
+    /// The largest the layers below can carry at all (the configuration's cap).
+    let configuredMaximum: Int
+    /// MAX_PLPMTU: the largest worth probing on this path — the configured cap, lowered to what
+    /// the local interface's MTU allows once the layer below says (RFC 8899 §5.1.2).
+    private(set) var maximumPacketSize: Int
     /// How long an unacknowledged probe is waited for (RFC 8899 §5.1.1 PROBE_TIMER, at least 1 s).
     let probeTimeout: Duration
 
@@ -55,7 +58,8 @@ struct PathMTUSearch {
 
     init(basePacketSize: Int, maximumPacketSize: Int, probeTimeout: Duration = .seconds(1)) {
         self.basePacketSize = basePacketSize
-        self.maximumPacketSize = max(basePacketSize, maximumPacketSize)
+        self.configuredMaximum = max(basePacketSize, maximumPacketSize)
+        self.maximumPacketSize = configuredMaximum
         self.probeTimeout = max(probeTimeout, .milliseconds(1))
         packetSize = basePacketSize
     }
@@ -107,6 +111,19 @@ struct PathMTUSearch {
             probeSize = nil
             if candidates.isEmpty { state = .complete }
         }
+    }
+
+    /// The layer below learned how large a packet the path's first hop takes (the local route's
+    /// MTU minus the headers under SCTP), or that it does not know (nil: the configured cap).
+    /// Sizes above that are never probed — a probe larger than the interface's MTU cannot even
+    /// leave the host — so an Ethernet path settles on its first probe instead of after two
+    /// candidates' worth of timeouts. A changed limit starts the search again (a new path).
+    mutating func pathLimitChanged(to limit: Int?, searching: Bool) {
+        let maximum = max(basePacketSize, min(configuredMaximum, limit ?? configuredMaximum))
+        guard maximum != maximumPacketSize else { return }
+        maximumPacketSize = maximum
+        if packetSize > maximum { packetSize = basePacketSize }
+        if searching { start() }
     }
 
     /// §4.3 black-hole detection: packets larger than the base stopped getting through (the

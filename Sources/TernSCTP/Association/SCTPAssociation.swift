@@ -191,6 +191,12 @@ public final class SCTPAssociation {
     /// The largest SCTP packet sent now: `config.mtu` until DPLPMTUD confirms a larger one.
     public var packetSize: Int { pathMTU.packetSize }
 
+    /// Tells packet-size discovery how large an SCTP packet the path's first hop takes (from the
+    /// local route's MTU, by the layer below), or nil when unknown. Larger sizes are not probed.
+    public func setPathPacketLimit(_ limit: Int?) {
+        pathMTU.pathLimitChanged(to: limit, searching: config.pathMTUDiscovery && state == .established)
+    }
+
     /// Current retransmission timeout.
     public var retransmissionTimeout: Duration { rto.rto }
 

@@ -1,37 +1,51 @@
-// Signaling between the two benchmark processes: one JSON object per line over a pipe pair
-// (the child's stdin and a private copy of its stdout). No signaling server is involved.
-import Foundation
+// Signaling between the two processes of a two-process benchmark (DCThroughput, CallCPU): one
+// JSON object per line over a pipe pair (the child's stdin and a private copy of its stdout).
+// No signaling server is involved.
+public import Foundation
 import Synchronization
-import TernSDP
+public import TernSDP
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// One signaling message. `type` is one of: ready, offer, answer, candidate, end-of-candidates,
 /// open, done, bye.
-struct Signal: Codable, Sendable {
-    var type: String
+public struct Signal: Codable, Sendable {
+    public var type: String
     /// SDP of an offer or answer.
-    var sdp: String?
+    public var sdp: String?
     /// A trickled candidate.
-    var candidate: IceCandidateInit?
+    public var candidate: IceCandidateInit?
     /// A CLOCK_MONOTONIC time in seconds (shared by all processes on one machine): when the
     /// child's channel opened (`open`) or its last byte arrived (`done`).
-    var time: Double?
+    public var time: Double?
     /// Bytes the child should expect (`offer`) or received (`done`).
-    var bytes: Int?
+    public var bytes: Int?
     /// Messages received (`done`).
-    var messages: Int?
+    public var messages: Int?
+    /// A figure the child measured (CallCPU: its CPU seconds per call-second).
+    public var value: Double?
+
+    public init(type: String, sdp: String? = nil, candidate: IceCandidateInit? = nil, time: Double? = nil,
+                bytes: Int? = nil, messages: Int? = nil, value: Double? = nil) {
+        self.type = type
+        self.sdp = sdp
+        self.candidate = candidate
+        self.time = time
+        self.bytes = bytes
+        self.messages = messages
+        self.value = value
+    }
 }
 
 /// Newline-delimited JSON signals over two file descriptors: a reader thread decodes incoming
 /// lines into `incoming` (single consumer); `send` writes one line, serialized by a lock.
-final class SignalPipe: Sendable {
-    let incoming: AsyncStream<Signal>
+public final class SignalPipe: Sendable {
+    public let incoming: AsyncStream<Signal>
     private let writeFD: Int32
     private let writeLock = Mutex(())
 
-    init(readFD: Int32, writeFD: Int32) {
+    public init(readFD: Int32, writeFD: Int32) {
         self.writeFD = writeFD
         let (stream, continuation) = AsyncStream.makeStream(of: Signal.self, bufferingPolicy: .unbounded)
         incoming = stream
@@ -56,7 +70,7 @@ final class SignalPipe: Sendable {
     }
 
     /// Writes `signal` as one line; a closed pipe (the peer process exited) is ignored.
-    func send(_ signal: Signal) {
+    public func send(_ signal: Signal) {
         guard var data = try? JSONEncoder().encode(signal) else { return }
         data.append(0x0A)
         writeLock.withLock { _ in
@@ -75,7 +89,7 @@ final class SignalPipe: Sendable {
 }
 
 /// A value set once and awaited by any number of tasks.
-final class Latch<Value: Sendable>: Sendable {
+public final class Latch<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiters: [CheckedContinuation<Value, Never>] = []
@@ -83,7 +97,9 @@ final class Latch<Value: Sendable>: Sendable {
     private let state = Mutex(State())
 
     /// Sets the value (the first call wins) and wakes every waiter.
-    func resolve(_ value: Value) {
+    public init() {}
+
+    public func resolve(_ value: Value) {
         let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in
             guard state.value == nil else { return [] }
             state.value = value
@@ -94,7 +110,7 @@ final class Latch<Value: Sendable>: Sendable {
     }
 
     /// The value, once set.
-    func wait() async -> Value {
+    public func wait() async -> Value {
         await withCheckedContinuation { continuation in
             let value = state.withLock { state -> Value? in
                 if let value = state.value { return value }
@@ -107,8 +123,9 @@ final class Latch<Value: Sendable>: Sendable {
 }
 
 /// A boolean set once, readable from any thread.
-final class Flag: Sendable {
+public final class Flag: Sendable {
     private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .releasing) }
-    var isSet: Bool { value.load(ordering: .acquiring) }
+    public init() {}
+    public func set() { value.store(true, ordering: .releasing) }
+    public var isSet: Bool { value.load(ordering: .acquiring) }
 }
