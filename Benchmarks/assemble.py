@@ -37,6 +37,8 @@ ROWS = [
      "SSL_CTX/SSL set-up, datagrams handed across directly; median of 100 after 10 warm-up handshakes."),
     ("dtls_appdata_MBps", "DTLS 1.2 application data (the records SCTP rides on): one endpoint encrypts records of "
      "maximumApplicationDataSize bytes (AES-GCM), the other decrypts them, in-process; MB/s of payload."),
+    ("ice_connect_ms", "`tern ice loopback --runs 50`: gather start → both connected for two host-only libnice "
+     "agents on 127.0.0.1 (regular nomination, STUN pacing Ta = 5 ms, RFC 8445's minimum), median of 50."),
     ("setup_ms", "Set-up latency: createOffer → data channel open on both sides, two processes on loopback "
      "(Benchmarks/DCThroughput), offer/answer and trickled candidates over the child's pipes, ICE on 127.0.0.1, "
      "DTLS 1.2, SCTP, DCEP; each run a fresh child process and fresh peer connections. Peer: aiortc ↔ aiortc "

@@ -17,6 +17,12 @@ final class Coturn: @unchecked Sendable {
     let logPath: String
     private let certificateDirectory: String?
 
+    /// Whether turnserver (and the openssl CLI, for TLS) is installed: tests that need it are
+    /// marked `.enabled(if: Coturn.installed, …)` so they show as skipped without it.
+    static var installed: Bool {
+        FileManager.default.isExecutableFile(atPath: executable) && FileManager.default.isExecutableFile(atPath: openssl)
+    }
+
     /// Nil (with the reason printed) when turnserver (or, for `tls`, the openssl CLI) is not installed.
     static func startIfInstalled(tls: Bool = false) throws -> Coturn? {
         guard FileManager.default.isExecutableFile(atPath: executable) else {

@@ -191,4 +191,18 @@ import TernCore
         #expect((mtu ?? 0) >= 1_500)
         #expect(IceTransport.routeMTU(to: "not an address") == nil)
     }
+
+    @Test func aPeerThatNominatesAggressivelyIsAccepted() async throws {
+        // The controlling peer puts USE-CANDIDATE on its first check (RFC 5245 aggressive
+        // nomination); the Tern transport, controlled, takes that pair and carries data.
+        var aggressive = IceConfiguration.loopback
+        aggressive.regularNomination = false
+        let peer = try IcePeer(.controlling, aggressive), tern = try IcePeer(.controlled)
+        let tasks = try wire(peer, tern)
+        #expect(await eventually { tern.transport.selectedPair != nil && [.connected, .completed].contains(tern.transport.transportState) })
+        try tern.transport.send([7, 7])
+        #expect(await eventually { peer.received.withLock { $0.contains([7, 7]) } })
+        peer.transport.close(); tern.transport.close()
+        for t in tasks { await t.value }
+    }
 }

@@ -6,7 +6,8 @@ import TernCore
 /// A real NAT (iptables MASQUERADE in a network namespace) between two agents, with coturn
 /// on the "internet" side. Root only; skipped otherwise.
 @Suite(.serialized) struct IceNATTests {
-    @Test func agentBehindNATGathersItsPublicAddressAndConnects() async throws {
+    @Test(.enabled(if: NetworkLab.available && Coturn.installed, "needs root, iproute2 and coturn"))
+    func agentBehindNATGathersItsPublicAddressAndConnects() async throws {
         guard let lab = NetworkLab.makeIfPossible() else { return }
         defer { lab.tearDown() }
         guard FileManager.default.isExecutableFile(atPath: Coturn.executable) else { return }
@@ -43,7 +44,7 @@ import TernCore
     /// `tls`: `turns:` to coturn across the NAT with a test-CA certificate. The TLS bridge runs on
     /// the inside agent's loop thread, so its listener and its connection to the server live in
     /// the lan namespace like libnice's sockets.
-    @Test(arguments: ["udp", "tls"])
+    @Test(.enabled(if: NetworkLab.available && Coturn.installed, "needs root, iproute2 and coturn"), arguments: ["udp", "tls"])
     func relayOnlyAgentBehindNATConnectsThroughTURN(transport: String) async throws {
         guard let lab = NetworkLab.makeIfPossible() else { return }
         defer { lab.tearDown() }
@@ -90,7 +91,8 @@ import TernCore
 
     /// libnice 0.1.21 expires consent after 10 s; Tern reports `disconnected` and waits
     /// `consentFailureGrace` before `failed`. An ICE restart inside the grace recovers.
-    @Test func outageGivesDisconnectedAndAnICERestartInTheGraceRecovers() async throws {
+    @Test(.enabled(if: NetworkLab.available, "needs root and iproute2 (network namespaces)"))
+    func outageGivesDisconnectedAndAnICERestartInTheGraceRecovers() async throws {
         guard let lab = NetworkLab.makeIfPossible() else { return }
         defer { lab.tearDown() }
         var inside = IceConfiguration()

@@ -35,7 +35,8 @@ import TernCore
         }
     }
 
-    @Test func stunServerOnLoopbackAnswersBindingRequestsDuringGathering() async throws {
+    @Test(.enabled(if: Coturn.installed, "needs coturn (apt-get install coturn) and openssl"))
+    func stunServerOnLoopbackAnswersBindingRequestsDuringGathering() async throws {
         guard let coturn = try Coturn.startIfInstalled() else { return }
         defer { coturn.stop() }
         var c = IceConfiguration.loopback
@@ -71,7 +72,7 @@ import TernCore
     /// `tls` runs coturn with a certificate from a throwaway test CA and a TLS listening port,
     /// and gives the agents `turns:127.0.0.1:<tls port>` trusting that CA: libnice talks TURN/TCP
     /// to Tern's local TLS bridge, which verifies coturn's certificate and relays over TLS.
-    @Test(arguments: ["udp", "tcp", "tls"])
+    @Test(.enabled(if: Coturn.installed, "needs coturn (apt-get install coturn) and openssl"), arguments: ["udp", "tcp", "tls"])
     func relayPolicyConnectsOnlyThroughTURN(transport: String) async throws {
         guard let coturn = try Coturn.startIfInstalled(tls: transport == "tls") else { return }
         defer { coturn.stop() }
@@ -159,7 +160,8 @@ import TernCore
     /// coturn's certificate is signed by a CA the configuration does not trust (system store
     /// only): the bridge refuses the server, libnice gets no allocation, gathering still
     /// completes, no relay candidate appears, and the trace names the verification failure.
-    @Test func turnsServerWithAnUntrustedCertificateGivesNoRelayCandidate() async throws {
+    @Test(.enabled(if: Coturn.installed, "needs coturn (apt-get install coturn) and openssl"))
+    func turnsServerWithAnUntrustedCertificateGivesNoRelayCandidate() async throws {
         guard let coturn = try Coturn.startIfInstalled(tls: true) else { return }
         defer { coturn.stop() }
         let c = try Self.relayConfiguration(coturn, transport: "tls", trustTestCA: false)
@@ -177,7 +179,8 @@ import TernCore
 
     /// The certificate is valid for IP 127.0.0.1 only; `turns:localhost:…` reaches the same
     /// server (localhost resolves to 127.0.0.1) but the name does not match: refused, with reason.
-    @Test func turnsServerWhoseCertificateNamesAnotherHostIsRefused() async throws {
+    @Test(.enabled(if: Coturn.installed, "needs coturn (apt-get install coturn) and openssl"))
+    func turnsServerWhoseCertificateNamesAnotherHostIsRefused() async throws {
         guard let coturn = try Coturn.startIfInstalled(tls: true) else { return }
         defer { coturn.stop() }
         let c = try Self.relayConfiguration(coturn, transport: "tls", host: "localhost")
@@ -192,7 +195,8 @@ import TernCore
 
     /// `insecureSkipVerify` (tests only) accepts the untrusted certificate: still TLS, and the
     /// trace marks the server as not verified.
-    @Test func insecureSkipVerifyStillUsesTLSButSaysSo() async throws {
+    @Test(.enabled(if: Coturn.installed, "needs coturn (apt-get install coturn) and openssl"))
+    func insecureSkipVerifyStillUsesTLSButSaysSo() async throws {
         guard let coturn = try Coturn.startIfInstalled(tls: true) else { return }
         defer { coturn.stop() }
         var c = try Self.relayConfiguration(coturn, transport: "tls", host: "localhost", trustTestCA: false)
@@ -229,7 +233,8 @@ import TernCore
 
     /// `close()` stops the TLS bridge's listener in the teardown hop (nothing can connect to it
     /// afterwards), and dropping the transport lets the agent finish closing and the bridge go.
-    @Test func closingTheTransportClosesItsTLSBridge() async throws {
+    @Test(.enabled(if: Coturn.installed, "needs coturn (apt-get install coturn) and openssl"))
+    func closingTheTransportClosesItsTLSBridge() async throws {
         guard let coturn = try Coturn.startIfInstalled(tls: true) else { return }
         defer { coturn.stop() }
         var t: IceTransport? = try IceTransport(configuration: Self.relayConfiguration(coturn, transport: "tls"),

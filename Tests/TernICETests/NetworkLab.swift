@@ -16,6 +16,11 @@ final class NetworkLab: @unchecked Sendable {
     static let natPublicAddress = "198.51.100.1"
     static let wanAddress = "198.51.100.254"
 
+    /// Whether the lab can be built here: root and iproute2. Tests that need it are marked
+    /// `.enabled(if: NetworkLab.available, …)`, so without them they show as skipped, with the
+    /// reason, instead of passing without having run.
+    static var available: Bool { getuid() == 0 && FileManager.default.isExecutableFile(atPath: ip) }
+
     /// Nil (reason printed) when not root or namespaces are not available.
     static func makeIfPossible() -> NetworkLab? {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: ip) else {
