@@ -69,6 +69,22 @@ struct TernCallCommandTests {
         }
     }
 
+    @Test("--processes: signal server and two peers as three processes over real WebSockets, same summary keys")
+    func loopbackCallAsThreeProcesses() async throws {
+        let run = try await Self.run(["call", "--loopback", "--processes", "--json", "--duration", "3"])
+        let summary = try #require(run.summary, "no summary line in: \(run.lines.suffix(5))")
+        #expect(run.status == 0, "result: \(summary["result"] ?? "?")")
+        #expect(value(summary, "result") as? String == "ok")
+        #expect(value(summary, "callStates") as? [String] == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])
+        #expect(value(summary, "calleeStates") as? [String] == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])
+        #expect((value(summary, "media.audio.packetsReceived") as? Int ?? 0) > 50)
+        #expect((value(summary, "media.video.framesDecoded") as? Int ?? 0) > 10)
+        #expect(value(summary, "dataChannel.echo.received") as? Int == 200)
+        // Lines from the children are relayed, tagged with the process that printed them.
+        #expect(run.lines.contains { $0.contains("\"process\":\"bob\"") })
+        #expect(run.lines.contains { $0.contains("\"process\":\"signal\"") || $0.contains("signaling server (child process)") })
+    }
+
     @Test("--stats-interval prints each side's whole W3C stats report as JSON")
     func statsIntervalDumpsTheW3CReport() async throws {
         let run = try await Self.run(["call", "--loopback", "--json", "--duration", "3", "--stats-interval", "1"])

@@ -15,8 +15,11 @@ struct CallCommand: AsyncParsableCommand {
             Exit status 0 only if every step really happened.
             """)
 
-    @Flag(help: "Two call clients in this process, on 127.0.0.1 (the only mode so far).")
+    @Flag(help: "Two call clients on 127.0.0.1.")
     var loopback = false
+
+    @Flag(help: "With --loopback: run the signaling server and the two peers as three processes (tern signal, tern peer ×2) talking over real WebSockets, instead of in this process.")
+    var processes = false
 
     @Option(help: "How long media flows, in seconds.")
     var duration: Double = 4
@@ -47,7 +50,7 @@ struct CallCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard loopback else {
-            throw ValidationError("only --loopback is implemented: two peers in this process on 127.0.0.1 (for one peer against a signaling server, use `tern peer`)")
+            throw ValidationError("only --loopback is implemented: two peers on 127.0.0.1 (for one peer against a signaling server, use `tern peer`)")
         }
         guard duration >= 1.5, duration <= 3600 else { throw ValidationError("--duration must be between 1.5 and 3600 seconds") }
         if let statsInterval, !(0.1...3600).contains(statsInterval) {
@@ -59,6 +62,18 @@ struct CallCommand: AsyncParsableCommand {
                 throw ValidationError("--break takes one of: \(LoopbackCall.BreakStep.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             breakStep = step
+        }
+        if processes {
+            guard pcap == nil, report == nil, breakStep == nil, statsInterval == nil else {
+                throw ValidationError("--processes runs the peers as children: use tern peer's own --pcap/--report/--stats-interval there; --break is for the in-process call")
+            }
+            let timeline = Timeline(json: json)
+            timeline.log("tern", "tern call --loopback --processes: tern signal, tern peer bob, tern peer alice on 127.0.0.1")
+            let (summary, text, passed) = await ProcessCall(
+                options: .init(duration: duration, audio: audio, video: video, data: data), timeline: timeline).run()
+            timeline.summary(summary, text: text)
+            if !passed { throw ExitCode(1) }
+            return
         }
         let capture = try pcap.map { try CallCapture(path: $0) }
         let timeline = Timeline(json: json)
