@@ -70,6 +70,32 @@ struct TernCallArtifactsTests {
         #expect(dom.contains(">\(framesDecoded)<"), "video frames decoded \(framesDecoded) shown in the page")
         #expect(dom.contains("a=fingerprint:"), "the SDPs are in the page")
         #expect(!dom.contains("<script"), "the page is static")
+
+        // The chart points carry the per-second figures the JSON stats lines printed, and the
+        // frames-decoded series adds up to (nearly) the summary's total: the last partial second
+        // is sampled too; frames decoded between that sample and the hang-up are not.
+        let points = Self.chartPoints(in: dom, series: "decoded")
+        let statsLines = run.lines.compactMap { line -> [String: Any]? in
+            guard line.contains("\"category\":\"stats\"") else { return nil }
+            return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }
+        #expect(points.count == statsLines.count, "one chart point per stats line")
+        #expect(framesDecoded - Int(points.reduce(0, +)) <= 6, "series sum \(points.reduce(0, +)) vs \(framesDecoded)")
+        if let lastLine = statsLines.last?["videoFramesDecoded"] as? Int {
+            #expect(Int(points.reduce(0, +)) == lastLine, "the series adds up to the last stats line's total")
+        }
+    }
+
+    /// The `data-value` of every chart point of `series` in the rendered page, in order.
+    static func chartPoints(in dom: String, series: String) -> [Double] {
+        dom.components(separatedBy: "<circle").dropFirst().compactMap { rest -> Double? in
+            // Only this element's attributes: what follows its `>` belongs to other elements.
+            let element = rest.prefix { $0 != ">" }
+            guard element.contains("data-series=\"\(series)\""),
+                  let start = element.range(of: "data-value=\"") else { return nil }
+            let rest = element[start.upperBound...]
+            return rest.firstIndex(of: "\"").flatMap { Double(rest[..<$0]) }
+        }
     }
 
     // MARK: Helpers

@@ -118,7 +118,7 @@ struct LoopbackCall {
         if options.data { await exchangeManageCallEvents(alice, bob) }
         if options.video { await removeAndRestoreVideo(alice, bob) }
         try? await Task.sleep(until: mediaStart + options.duration)
-        statsTask.cancel()
+        statsTask.finish()
         checkMedia(alice, bob)
         pumps.forEach { $0.cancel() }
     }

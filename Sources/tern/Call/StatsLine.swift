@@ -8,26 +8,70 @@ enum StatsLine {
     /// Byte totals at the previous sample, to turn counters into bit rates.
     struct Totals: Sendable { var received = 0; var sent = 0; var framesDecoded = 0 }
 
-    /// Logs one line and returns the sample for the report's charts.
-    @discardableResult
     /// Logs a stats line each second (what `receiver` received, `sender` sent) into `samples`
-    /// until the returned task is cancelled.
-    /// On a terminal it also keeps a progress line up to date: elapsed (and remaining, when the
-    /// call has a planned `length`) time and the live counters.
+    /// until `finish()`, which takes one last sample for the part of a second since the last one
+    /// (so the report's per-second series add up to the call's totals). On a terminal it also
+    /// keeps a progress line up to date: elapsed (and remaining, when the call has a planned
+    /// `length`) time and the live counters.
     static func everySecond(receiver: CallParticipant, sender: CallParticipant, timeline: Timeline,
-                            into samples: SampleLog, length: Duration? = nil) -> Task<Void, Never> {
-        Task {
-            var second = 0
-            var totals = Totals()
+                            into samples: SampleLog, length: Duration? = nil) -> Sampler {
+        let sampler = Sampler(receiver: receiver, sender: sender, timeline: timeline, samples: samples)
+        sampler.task = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
                 guard !Task.isCancelled else { return }
-                second += 1
-                if let sample = log(second: second, receiver: receiver, sender: sender, timeline: timeline,
-                                    previous: &totals) {
-                    samples.append(sample)
-                }
+                let second = sampler.sample()
                 timeline.progress(progressText(second: second, length: length, receiver: receiver))
+            }
+        }
+        return sampler
+    }
+
+    /// The per-second sampling of one call (see `everySecond`).
+    final class Sampler: @unchecked Sendable {
+        // `task` is set once right after init, before anything else can read it.
+        fileprivate var task: Task<Void, Never>?
+        private let receiver: CallParticipant, sender: CallParticipant
+        private let timeline: Timeline
+        private let samples: SampleLog
+        private let state = Mutex<(second: Int, totals: Totals, started: ContinuousClock.Instant, finished: Bool)>(
+            (0, Totals(), ContinuousClock.now, false))
+
+        fileprivate init(receiver: CallParticipant, sender: CallParticipant, timeline: Timeline, samples: SampleLog) {
+            self.receiver = receiver
+            self.sender = sender
+            self.timeline = timeline
+            self.samples = samples
+        }
+
+        /// One sample now; returns its second. Nothing once `finish` has run.
+        @discardableResult
+        fileprivate func sample() -> Int {
+            state.withLock { state in
+                guard !state.finished else { return state.second }
+                take(&state, at: Double(state.second + 1))
+                return state.second
+            }
+        }
+
+        private func take(_ state: inout (second: Int, totals: Totals, started: ContinuousClock.Instant, finished: Bool),
+                          at time: Double) {
+            state.second += 1
+            if let sample = StatsLine.log(second: state.second, at: time, receiver: receiver, sender: sender,
+                                          timeline: timeline, previous: &state.totals) {
+                samples.append(sample)
+            }
+        }
+
+        /// Stops sampling, after one last sample for the time since the previous one.
+        func finish() {
+            task?.cancel()
+            state.withLock { state in
+                guard !state.finished else { return }
+                state.finished = true
+                let elapsed = ContinuousClock.now - state.started
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                if seconds > Double(state.second) + 0.05 { take(&state, at: seconds) }
             }
         }
     }
@@ -54,7 +98,7 @@ enum StatsLine {
         return text
     }
 
-    static func log(second: Int, receiver: CallParticipant, sender: CallParticipant, timeline: Timeline,
+    static func log(second: Int, at time: Double, receiver: CallParticipant, sender: CallParticipant, timeline: Timeline,
                     previous: inout Totals) -> CallStatsSample? {
         guard let peer = receiver.snapshot.peer else { return nil }
         let report = peer.getStats()
@@ -75,8 +119,8 @@ enum StatsLine {
         let framesDecoded = int(video, "framesDecoded")
         defer { previous = Totals(received: received, sent: sent, framesDecoded: framesDecoded) }
         let sample = CallStatsSample(
-            tSeconds: Double(second), sentKbps: Double(sent - previous.sent) * 8 / 1000,
-            receivedKbps: Double(received - previous.received) * 8 / 1000,
+            tSeconds: time, sentKbps: Double(sent - previous.sent) * 8 / 1000 / max(0.05, time - Double(second - 1)),
+            receivedKbps: Double(received - previous.received) * 8 / 1000 / max(0.05, time - Double(second - 1)),
             packetsLost: Double(int(audio, "packetsLost") + int(video, "packetsLost")), jitterMs: jitterMs,
             rttMs: rtt.map { $0 * 1000 }, framesDecoded: Double(max(0, framesDecoded - previous.framesDecoded)),
             audioLevel: receiver.audioLevel)

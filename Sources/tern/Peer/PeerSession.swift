@@ -265,7 +265,7 @@ struct PeerSession {
         defer { pump.cancel() }
         let statsTask = StatsLine.everySecond(receiver: participant, sender: participant, timeline: timeline, into: samples,
                                               length: options.duration)
-        defer { statsTask.cancel() }
+        defer { statsTask.finish() }
         let dumpTask = options.statsInterval.map { StatsDump.every($0, participants: [participant], timeline: timeline) }
         defer { dumpTask?.cancel() }
 
