@@ -62,6 +62,11 @@ extension CallClient {
             if isOnCall {
                 out.append(.send(.reject(callId: invite.callId, reason: .busy)))
                 out.append(.rejectedBusy(invite))
+            } else if let request = takeAssignedRequest(for: invite) {
+                // The agent who picked our queue request calls: accepted at once, no ringing.
+                let txCode = invite.attachedData.value(named: "txCode") ?? request.requestId
+                currentCall = .acceptedFromQueue(invite: invite, txCode: txCode, configuration: configuration,
+                                                 now: now, &out)
             } else {
                 let txCode = invite.attachedData.value(named: "txCode") ?? ""
                 currentCall = .incoming(invite: invite, txCode: txCode, configuration: configuration,

@@ -32,6 +32,7 @@ extension CallClient {
             currentCall = session
         }
         nextReconnect = nil
+        dropQueueRequests(reason: "client stopped", &out)
         if state != .stopped && state != .failed && state != .paused { out.append(.action(.disconnectSignaling)) }
         setState(.stopped, &out)
         return out
@@ -71,6 +72,7 @@ extension CallClient {
                 session.end(.signalingLost, &out)
                 currentCall = session
             }
+            dropQueueRequests(reason: "signaling connection lost", &out)
             reconnectAttempts = 0
             scheduleReconnect(now: now, &out)
         case .starting, .resuming:

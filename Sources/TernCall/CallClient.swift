@@ -14,6 +14,9 @@ public struct CallClient: Sendable {
     public internal(set) var state: CallClientState = .stopped
     /// The current call, or the last one (then `ENDED`) until a new call replaces it.
     public internal(set) var currentCall: CallSession?
+    /// This client's queue requests (customer side): waiting, or picked and waiting for the
+    /// agent's call, in the order they were enqueued.
+    public internal(set) var queueRequests: [CallQueueRequest] = []
     /// Reconnect attempts made since the signaling connection was lost.
     public internal(set) var reconnectAttempts = 0
     var nextReconnect: Instant?

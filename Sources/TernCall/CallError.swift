@@ -23,6 +23,10 @@ public enum CallError: Error, Hashable, Sendable, CustomStringConvertible {
     case envelopeTooLarge(size: Int, limit: Int)
     /// The invite is invalid (empty id or callee, ring time out of 1–600000 ms).
     case invalidInvite(String)
+    /// The queue request is invalid (empty queue name or id, or the id already waits here).
+    case invalidQueueRequest(String)
+    /// No queue request of this client has that id.
+    case noSuchQueueRequest(requestId: String)
 
     public var description: String {
         switch self {
@@ -41,6 +45,8 @@ public enum CallError: Error, Hashable, Sendable, CustomStringConvertible {
         case .envelopeTooLarge(let size, let limit):
             "the manage-call envelope would be \(size) bytes, over the \(limit)-byte limit"
         case .invalidInvite(let reason): "invalid invite: \(reason)"
+        case .invalidQueueRequest(let reason): "invalid queue request: \(reason)"
+        case .noSuchQueueRequest(let id): "no queue request with id \(id) is waiting"
         }
     }
 }

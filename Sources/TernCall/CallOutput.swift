@@ -5,6 +5,8 @@ public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
     case send(CallSignal)
     /// Send these bytes on the `manage-call` data channel of this call.
     case sendManageCall(callId: String, bytes: [UInt8])
+    /// Send this queue message on the signaling connection.
+    case sendQueue(CallQueueSignal)
     /// Driver work on the peer or signaling connection.
     case action(CallAction)
     /// The client state changed.
@@ -28,10 +30,13 @@ public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
     case videoChannelsUpdated(callId: String, txCode: String, direction: VideoMode)
     /// An incoming invite was answered `busy` automatically (another call is active).
     case rejectedBusy(CallInvite)
+    /// The queue flow moved on (positions, picks, assignments).
+    case queue(CallQueueEvent)
 
     public var description: String {
         switch self {
         case .send(let signal): "send \(signal)"
+        case .sendQueue(let signal): "send \(signal)"
         case .sendManageCall(let id, let bytes): "sendManageCall \(id) \(bytes.count) bytes"
         case .action(let action): "action \(action)"
         case .clientStateChanged(let state): "client \(state)"
@@ -44,6 +49,7 @@ public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
         case .videoRequestAnswered(let id, _, let result): "\(id) video answer \(result)"
         case .videoChannelsUpdated(let id, _, let direction): "\(id) video \(direction)"
         case .rejectedBusy(let invite): "rejected busy \(invite.callId)"
+        case .queue(let event): "\(event)"
         }
     }
 }

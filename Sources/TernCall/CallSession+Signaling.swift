@@ -23,6 +23,17 @@ extension CallSession {
         return session
     }
 
+    /// Callee of a queue request's agent: accepted at once (`CONNECTING`, no `RINGING`).
+    static func acceptedFromQueue(invite: CallInvite, txCode: String, configuration: CallConfiguration,
+                                  now: Instant, _ out: inout [CallOutput]) -> CallSession {
+        var session = CallSession(role: .callee, invite: invite, txCode: txCode, configuration: configuration)
+        out.append(.incomingCall(invite, txCode: txCode))
+        out.append(.send(.accept(callId: invite.callId)))
+        session.answered(now: now, &out)
+        out.append(.action(.awaitOffer(callId: invite.callId, media: invite.media)))
+        return session
+    }
+
     var isUnanswered: Bool { state == .noCall || state == .ringing }
 
     /// A signaling message about this call.

@@ -10,6 +10,7 @@ extension CallAgent {
             await process(core.receive(signal, now: clock.now()))
             return
         }
+        if await receiveQueueMessage(message) { return }
         switch message {
         case let .description(callId, description):
             await apply(description, callId: callId)

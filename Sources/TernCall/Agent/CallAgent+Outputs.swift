@@ -19,7 +19,9 @@ extension CallAgent {
             let output = pendingOutputs.removeFirst()
             switch output {
             case let .send(signal):
-                await send(signal.signalingMessage)
+                await send(signal)
+            case let .sendQueue(signal):
+                await send(signal)
             case let .sendManageCall(callId, bytes):
                 sendManageCall(callId: callId, text: String(decoding: bytes, as: UTF8.self))
             case let .action(action):
@@ -30,6 +32,13 @@ extension CallAgent {
         }
         drainingOutputs = false
         rescheduleTimer()
+    }
+
+    func send(_ signal: CallSignal) async {
+        // A signaling client whose own rules are on (`SignalingClientOptions.autoAcceptAssignedCalls`)
+        // has already accepted a queue agent's call; the server would refuse a second `accept`.
+        if case let .accept(callId) = signal, let signaling, await signaling.activeCalls.contains(callId) { return }
+        await send(signal.signalingMessage)
     }
 
     func send(_ message: SignalingMessage) async {

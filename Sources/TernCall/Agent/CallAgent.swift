@@ -30,6 +30,8 @@ public actor CallAgent {
     var tasks: [Task<Void, Never>] = []
     var timer: Task<Void, Never>?
     var callCounter = 0
+    /// Queues of the `pick`s not answered yet, oldest first.
+    var pendingPicks: [String] = []
     /// Outputs waiting to be carried out, in order (see `process`).
     var pendingOutputs: [CallOutput] = []
     var drainingOutputs = false

@@ -121,7 +121,9 @@ struct CallWatcher: Sendable {
             timeline.log("call", "\(name): call client \(state)")
         case let .rejectedBusy(invite):
             timeline.log("call", "\(name): rejected \(invite.callId) as busy")
-        case .send, .sendManageCall, .action:
+        case let .queue(event):
+            timeline.log("call", "\(name): \(event)")
+        case .send, .sendQueue, .sendManageCall, .action:
             break
         }
     }
