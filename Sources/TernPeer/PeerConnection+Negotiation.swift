@@ -8,16 +8,12 @@ public import TernSDP
 extension PeerConnection {
     /// Adds a transceiver (W3C `addTransceiver`); fires `.negotiationNeeded`.
     public func addTransceiver(_ kind: MediaKind, direction: RTPDirection = .sendrecv) throws(PeerConnectionError) -> RtpTransceiver {
-        var random = SystemRandomNumberGenerator()
-        let ssrc = UInt32.random(in: 1...UInt32.max, using: &random)
-        let sender = RtpSender(kind: kind, ssrc: ssrc, audioBitrate: configuration.audioBitrate,
-                               videoBitrateKbps: configuration.videoBitrateKbps)
+        let sender = makeSender(kind)
         let index = try state.withLock { state throws(PeerConnectionError) -> Int in
             guard !state.closed else { throw .invalidState("the peer connection is closed") }
-            let parameters = SenderParameters(ssrc: ssrc, cname: "tern-\(certificateTag)", streamId: "tern-stream",
-                                              trackId: "tern-\(kind.rawValue)-\(ssrc)")
             do throws(JsepError) {
-                let index = try state.jsep.addTransceiver(Transceiver(kind: kind, direction: direction, sender: parameters))
+                let index = try state.jsep.addTransceiver(Transceiver(kind: kind, direction: direction,
+                                                                      sender: senderParameters(for: sender)))
                 state.senders.append(sender)
                 sender.attach(state.driver)
                 return index
@@ -27,6 +23,20 @@ extension PeerConnection {
         }
         emit(.negotiationNeeded)
         return RtpTransceiver(kind: kind, sender: sender, index: index, peer: self)
+    }
+
+    /// A sender with a fresh random SSRC (RFC 3550 §8.1).
+    func makeSender(_ kind: MediaKind) -> RtpSender {
+        var random = SystemRandomNumberGenerator()
+        let ssrc = UInt32.random(in: 1...UInt32.max, using: &random)
+        return RtpSender(kind: kind, ssrc: ssrc, audioBitrate: configuration.audioBitrate,
+                         videoBitrateKbps: configuration.videoBitrateKbps)
+    }
+
+    /// The identity `sender` announces (`a=ssrc` cname, `a=msid`, RFC 8830).
+    func senderParameters(for sender: RtpSender, streamId: String = "tern-stream", trackId: String? = nil) -> SenderParameters {
+        SenderParameters(ssrc: sender.ssrc, cname: "tern-\(certificateTag)", streamId: streamId,
+                         trackId: trackId ?? "tern-\(sender.kind.rawValue)-\(sender.ssrc)")
     }
 
     /// Creates a data channel (W3C `createDataChannel`). The first one adds an application

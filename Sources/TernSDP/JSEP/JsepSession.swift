@@ -88,10 +88,12 @@ public struct JsepSession: Sendable {
         transceivers[index].codecPreferences = codecs
     }
 
-    /// Sets the sender identity written for a transceiver.
+    /// Sets the sender identity written for a transceiver. Giving a sender to a transceiver a remote
+    /// offer created makes it the application's (W3C `addTrack`): a rollback keeps it, unassociated.
     public mutating func setSender(_ sender: SenderParameters?, forTransceiverAt index: Int) throws(JsepError) {
         guard transceivers.indices.contains(index) else { throw JsepError(.range, "no transceiver at index \(index)") }
         transceivers[index].sender = sender
+        if sender != nil { transceivers[index].createdByRemote = false }
     }
 
     /// Stops a transceiver (W3C `stop()`): its section gets port 0 in the next description; the mid is kept.

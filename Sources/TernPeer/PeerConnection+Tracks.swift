@@ -1,0 +1,86 @@
+public import TernSDP
+
+/// W3C `addTrack` / `removeTrack`: sending a local track without managing transceivers.
+extension PeerConnection {
+    /// Starts sending a local `kind` track (W3C `addTrack`) and returns its sender; fires
+    /// `.negotiationNeeded`.
+    ///
+    /// As the W3C algorithm does, it first reuses a transceiver of that kind that has never sent
+    /// — typically one a remote offer created (an answerer that adds its track after
+    /// `setRemoteDescription(offer)` answers the offered section `sendrecv` instead of adding a
+    /// section): `recvonly` becomes `sendrecv`, `inactive` becomes `sendonly`. Otherwise it adds a
+    /// `sendrecv` transceiver.
+    /// - Parameters:
+    ///   - trackId: the track id announced in `a=msid` (default: derived from the SSRC).
+    ///   - streamId: the media stream id announced in `a=msid`; tracks sharing one are played in sync.
+    public func addTrack(_ kind: MediaKind, trackId: String? = nil,
+                         streamId: String = "tern-stream") throws(PeerConnectionError) -> RtpSender {
+        let sender = makeSender(kind)
+        let parameters = senderParameters(for: sender, streamId: streamId, trackId: trackId)
+        try state.withLock { state throws(PeerConnectionError) in
+            guard !state.closed else { throw .invalidState("the peer connection is closed") }
+            do throws(JsepError) {
+                if let index = state.jsep.transceivers.indices.first(where: { index in
+                    let transceiver = state.jsep.transceivers[index]
+                    return transceiver.kind == kind && transceiver.sender == nil
+                        && !transceiver.isStopped && !transceiver.isStopping
+                }) {
+                    let direction = state.jsep.transceivers[index].direction
+                    try state.jsep.setSender(parameters, forTransceiverAt: index)
+                    try state.jsep.setDirection(direction.addingSend, forTransceiverAt: index)
+                } else {
+                    try state.jsep.addTransceiver(Transceiver(kind: kind, direction: .sendrecv, sender: parameters))
+                }
+            } catch {
+                throw .negotiation(error)
+            }
+            state.senders.append(sender)
+            sender.attach(state.driver)
+        }
+        emit(.negotiationNeeded)
+        return sender
+    }
+
+    /// Stops sending `sender`'s track (W3C `removeTrack`): frames sent to it from now on are
+    /// dropped, and its transceiver stops sending at the next negotiation (`sendrecv` becomes
+    /// `recvonly`, `sendonly` becomes `inactive`); receiving goes on. Fires `.negotiationNeeded`.
+    /// Throws `.invalidState` for a sender this connection did not create.
+    public func removeTrack(_ sender: RtpSender) throws(PeerConnectionError) {
+        try state.withLock { state throws(PeerConnectionError) in
+            guard !state.closed else { throw .invalidState("the peer connection is closed") }
+            guard let index = state.jsep.transceivers.firstIndex(where: { $0.sender?.ssrc == sender.ssrc }),
+                  let position = state.senders.firstIndex(where: { $0 === sender }) else {
+                throw .invalidState("removeTrack: this sender does not belong to this peer connection")
+            }
+            let transceiver = state.jsep.transceivers[index]
+            if !transceiver.isStopped, !transceiver.isStopping {
+                do throws(JsepError) {
+                    try state.jsep.setDirection(transceiver.direction.removingSend, forTransceiverAt: index)
+                } catch {
+                    throw .negotiation(error)
+                }
+            }
+            state.senders.remove(at: position)
+            sender.attach(nil)
+        }
+        emit(.negotiationNeeded)
+    }
+}
+
+extension RTPDirection {
+    /// The direction with sending added (W3C addTrack: recvonly → sendrecv, inactive → sendonly).
+    var addingSend: RTPDirection {
+        switch self {
+        case .recvonly, .sendrecv: .sendrecv
+        case .inactive, .sendonly: .sendonly
+        }
+    }
+
+    /// The direction with sending removed (W3C removeTrack: sendrecv → recvonly, sendonly → inactive).
+    var removingSend: RTPDirection {
+        switch self {
+        case .sendrecv, .recvonly: .recvonly
+        case .sendonly, .inactive: .inactive
+        }
+    }
+}
