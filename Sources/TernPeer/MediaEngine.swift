@@ -23,6 +23,9 @@ struct MediaEngine {
     private(set) var unroutablePackets = 0
     private(set) var malformedPackets = 0
     private(set) var rtcpPacketsReceived = 0
+    /// RTX packets with no original inside (RFC 4588 allows padding-only RTX; libwebrtc sends them
+    /// to probe bandwidth): dropped, counted here.
+    private(set) var rtxPaddingPackets = 0
 
     init(localRTCPSSRC: UInt32, cname: String, ntpMapping: NTPClockMapping, now: Instant, seed: UInt64) {
         self.localRTCPSSRC = localRTCPSSRC
@@ -45,6 +48,7 @@ struct MediaEngine {
         for configuration in configurations {
             if var existing = senders[configuration.ssrc] {
                 existing.configuration = configuration
+                existing.useRTX(configuration.rtx, initialSequenceNumber: UInt16(truncatingIfNeeded: random.next()))
                 existing.isActive = true
                 senders[configuration.ssrc] = existing
             } else {
@@ -109,6 +113,43 @@ struct MediaEngine {
             malformedPackets += 1
             return
         }
+        if receivers[packet.ssrc] == nil, let origin = rtxOrigin(of: packet) {
+            // A retransmission on the RTX stream (RFC 4588 §4): the original packet is inside.
+            guard packet.payload.count > 2 else {
+                rtxPaddingPackets += 1
+                return
+            }
+            guard let original = try? RTXDecoder.unwrap(packet, originalSSRC: origin.ssrc,
+                                                         originalPayloadType: origin.payloadType) else {
+                malformedPackets += 1
+                return
+            }
+            receivers[origin.ssrc]?.retransmissionsReceived += 1
+            receivers[origin.ssrc]?.retransmittedBytesReceived += UInt64(original.payload.count)
+            receive(original, isRetransmission: true, now: now, into: &output)
+            return
+        }
+        receive(packet, isRetransmission: false, now: now, into: &output)
+    }
+
+    /// The primary stream (SSRC, payload type) an RTX packet repairs, if `packet` is one: its
+    /// payload type is an RTX type of a section, and its SSRC is FID-paired with a stream we
+    /// receive — or, when the remote announced no pairing, the section has just one stream.
+    private func rtxOrigin(of packet: RTPPacket) -> (ssrc: UInt32, payloadType: UInt8)? {
+        for configuration in receiveConfigurations {
+            guard let apt = configuration.rtxPayloadTypes[packet.payloadType] else { continue }
+            if let primary = configuration.rtxSSRCs[packet.ssrc] {
+                return receivers[primary] != nil ? (primary, apt) : nil
+            }
+            let bound = receivers.values.filter { $0.info.mid == configuration.mid && $0.payloadType == apt }
+            if bound.count == 1, let only = bound.first, configuration.rtxSSRCs.isEmpty { return (only.info.ssrc, apt) }
+        }
+        return nil
+    }
+
+    /// One media packet (received as sent, or recovered from RTX) for its stream.
+    private mutating func receive(_ packet: RTPPacket, isRetransmission: Bool, now: Instant,
+                                  into output: inout TransportCore.Output) {
         if receivers[packet.ssrc] == nil {
             guard let receiver = bind(packet) else {
                 unroutablePackets += 1
@@ -122,7 +163,7 @@ struct MediaEngine {
             unroutablePackets += 1  // RTX or another codec: not decoded by this receiver
             return
         }
-        _ = receiver.statistics.record(packet, at: now)
+        _ = receiver.statistics.record(packet, at: now, isRetransmission: isRetransmission)
         switch receiver.info.kind {
         case .audio:
             if var buffer = receiver.audioBuffer {

@@ -20,6 +20,15 @@ struct MediaSender {
         self.statistics = SendStatistics(ssrc: configuration.ssrc, clockRate: UInt32(configuration.clockRate))
         // Audio is not retransmitted (late audio is useless); video keeps ~1 s at 1 Mbit/s.
         self.history = SendHistory(capacity: configuration.kind == .video ? 1024 : 1)
+        useRTX(configuration.rtx, initialSequenceNumber: initialSequenceNumber &+ 0x8000)
+    }
+
+    /// Resends on `rtx` from now on (nil: resend packets as they were). A renegotiation that
+    /// keeps the same RTX stream keeps its sequence numbers.
+    mutating func useRTX(_ rtx: RTXStream?, initialSequenceNumber: UInt16) {
+        guard let rtx else { history.rtx = nil; return }
+        if let current = history.rtx, current.ssrc == rtx.ssrc, current.payloadType == rtx.payloadType { return }
+        history.rtx = RTXEncoder(ssrc: rtx.ssrc, payloadType: rtx.payloadType, initialSequenceNumber: initialSequenceNumber)
     }
 
     /// Writes one payload unit as an RTP packet (RFC 3550 §5.1) with the mid extension (RFC 8843).
@@ -50,6 +59,9 @@ struct MediaReceiver {
     var depacketizer = VP8Depacketizer()
     var framesAssembled: UInt64 = 0
     var framesDropped: UInt64 = 0
+    /// Originals recovered from RTX packets (W3C `retransmittedPacketsReceived`) and their payload bytes.
+    var retransmissionsReceived: UInt64 = 0
+    var retransmittedBytesReceived: UInt64 = 0
     var keyframeRequestPending = false
     var pliSent: UInt64 = 0
     var lastPLI: Instant?

@@ -29,13 +29,17 @@ extension PeerConnection {
     func makeSender(_ kind: MediaKind) -> RtpSender {
         var random = SystemRandomNumberGenerator()
         let ssrc = UInt32.random(in: 1...UInt32.max, using: &random)
-        return RtpSender(kind: kind, ssrc: ssrc, audioBitrate: configuration.audioBitrate,
+        var rtxSSRC: UInt32?
+        if kind == .video {
+            repeat { rtxSSRC = UInt32.random(in: 1...UInt32.max, using: &random) } while rtxSSRC == ssrc
+        }
+        return RtpSender(kind: kind, ssrc: ssrc, rtxSSRC: rtxSSRC, audioBitrate: configuration.audioBitrate,
                          videoBitrateKbps: configuration.videoBitrateKbps)
     }
 
     /// The identity `sender` announces (`a=ssrc` cname, `a=msid`, RFC 8830).
     func senderParameters(for sender: RtpSender, streamId: String = "tern-stream", trackId: String? = nil) -> SenderParameters {
-        SenderParameters(ssrc: sender.ssrc, cname: "tern-\(certificateTag)", streamId: streamId,
+        SenderParameters(ssrc: sender.ssrc, rtxSSRC: sender.rtxSSRC, cname: "tern-\(certificateTag)", streamId: streamId,
                          trackId: trackId ?? "tern-\(sender.kind.rawValue)-\(sender.ssrc)")
     }
 

@@ -85,7 +85,7 @@ extension PeerConnection {
                     "retransmittedBytesSent": .int(Int64(stats.retransmittedBytesSent)),
                     "nackCount": .int(Int64(stats.nackCount)), "pliCount": .int(Int64(stats.pliCount)),
                     "remoteId": .string("RI-\(stats.ssrc)"),
-                ])
+                ].merging(sender.history.rtx.map { ["rtxSsrc": StatsValue.int(Int64($0.ssrc))] } ?? [:]) { a, _ in a })
                 let remote = sender.statistics.remoteInboundStats
                 var remoteValues: [String: StatsValue] = [
                     "ssrc": .int(Int64(remote.ssrc)), "kind": .string(sender.configuration.kind.rawValue), "transportId": .string("T"),
@@ -113,7 +113,11 @@ extension PeerConnection {
                     values["framesReceived"] = .int(Int64(track.framesReceived))
                     values["framesDecoded"] = .int(Int64(track.framesDecoded))
                 }
-                if receiver.info.kind == .video { values["framesDropped"] = .int(Int64(receiver.framesDropped)) }
+                if receiver.info.kind == .video {
+                    values["framesDropped"] = .int(Int64(receiver.framesDropped))
+                    values["retransmittedPacketsReceived"] = .int(Int64(receiver.retransmissionsReceived))
+                    values["retransmittedBytesReceived"] = .int(Int64(receiver.retransmittedBytesReceived))
+                }
                 add("IT-\(stats.ssrc)", "inbound-rtp", values)
                 add("CI-\(receiver.payloadType)", "codec", ["payloadType": .int(Int64(receiver.payloadType)),
                                                             "mimeType": .string("\(receiver.info.kind.rawValue)/\(receiver.info.codecName)"),

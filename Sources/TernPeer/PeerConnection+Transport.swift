@@ -207,18 +207,27 @@ extension PeerConnection {
                 .flatMap { UInt8(exactly: $0.id) }
             if section.direction == .sendrecv || section.direction == .sendonly,
                let transceiver = transceivers.first(where: { $0.mid == section.mid }), let sender = transceiver.sender {
+                // RTX is used when negotiated for the codec and we announced an RTX SSRC (RFC 4588 §8).
+                let rtxCodec = section.codecs.first { $0.isRTX && $0.associatedPayloadType == codec.payloadType }
+                var rtx: RTXStream?
+                if let ssrc = sender.rtxSSRC, let rtxCodec { rtx = RTXStream(ssrc: ssrc, payloadType: rtxCodec.payloadType) }
                 sends.append(SendStreamConfiguration(
                     mid: section.mid, kind: section.kind, ssrc: sender.ssrc, payloadType: codec.payloadType,
                     codecName: codec.name, clockRate: codec.clockRate, midExtensionID: midExtension,
-                    nackEnabled: codec.feedback.contains { $0.lowercased() == "nack" }))
+                    nackEnabled: codec.feedback.contains { $0.lowercased() == "nack" }, rtx: rtx))
             }
             if section.direction == .sendrecv || section.direction == .recvonly {
                 var payloadTypes: [UInt8: (name: String, clockRate: Int)] = [:]
                 for codec in primary { payloadTypes[codec.payloadType] = (codec.name, codec.clockRate) }
+                var rtxPayloadTypes: [UInt8: UInt8] = [:]
+                for rtx in section.codecs where rtx.isRTX {
+                    if let apt = rtx.associatedPayloadType, payloadTypes[apt] != nil { rtxPayloadTypes[rtx.payloadType] = apt }
+                }
                 receives.append(ReceiveStreamConfiguration(
                     mid: section.mid, kind: section.kind, announcedSSRCs: section.remoteSSRCs,
                     payloadTypes: payloadTypes, midExtensionID: midExtension,
-                    nackEnabled: codec.feedback.contains { $0.lowercased() == "nack" }))
+                    nackEnabled: codec.feedback.contains { $0.lowercased() == "nack" },
+                    rtxPayloadTypes: rtxPayloadTypes, rtxSSRCs: section.remoteRTXSSRCs))
             }
         }
         return (sends, receives)

@@ -13,6 +13,9 @@ public final class RtpSender: Sendable {
     public let kind: MediaKind
     /// The SSRC of this stream (announced in `a=ssrc`).
     public let ssrc: UInt32
+    /// Video: the SSRC retransmissions go out on when RTX is negotiated (RFC 4588 §8.3,
+    /// announced as `a=ssrc-group:FID ssrc rtxSSRC`). Nil for audio, which is not retransmitted.
+    public let rtxSSRC: UInt32?
 
     private struct State {
         var audioEncoder: OpusAudioEncoder?
@@ -31,9 +34,10 @@ public final class RtpSender: Sendable {
     private let audioBitrate: Int
     private let videoBitrateKbps: Int
 
-    init(kind: MediaKind, ssrc: UInt32, audioBitrate: Int, videoBitrateKbps: Int) {
+    init(kind: MediaKind, ssrc: UInt32, rtxSSRC: UInt32? = nil, audioBitrate: Int, videoBitrateKbps: Int) {
         self.kind = kind
         self.ssrc = ssrc
+        self.rtxSSRC = rtxSSRC
         self.audioBitrate = audioBitrate
         self.videoBitrateKbps = videoBitrateKbps
     }

@@ -22,7 +22,8 @@ extension JsepSession {
                     direction: rejected ? .inactive : (currentLocalIsOffer ? direction.reversed : direction),
                     codecs: rejected ? [] : CodecNegotiation.negotiated(offer: offer.media[index], answer: answered),
                     headerExtensions: rejected ? [] : answered.extensionMaps,
-                    remoteSSRCs: ssrcs, remoteMsid: remoteSection.msids.first, isRejected: rejected))
+                    remoteSSRCs: ssrcs, remoteRTXSSRCs: Self.rtxPairs(remoteSection),
+                    remoteMsid: remoteSection.msids.first, isRejected: rejected))
             case .data where !rejected:
                 data = NegotiatedDataChannel(mid: slot.mid, mLineIndex: index, localSCTPPort: local.media[index].sctpPort ?? 5000,
                                              remoteSCTPPort: remoteSection.sctpPort ?? 5000,
@@ -35,6 +36,15 @@ extension JsepSession {
         let bundle = answer.bundleGroups.first?.mids ?? []
         return NegotiatedSession(media: media, dataChannel: data, transport: transport(remote: remote, answer: answer),
                                  bundleMids: bundle)
+    }
+
+    /// RTX SSRC → primary SSRC from `a=ssrc-group:FID primary rtx` (RFC 4588 §8.3, RFC 5576 §4.2).
+    static func rtxPairs(_ section: MediaDescription) -> [UInt32: UInt32] {
+        var pairs: [UInt32: UInt32] = [:]
+        for group in section.ssrcGroups where group.semantics.uppercased() == "FID" && group.ssrcs.count == 2 {
+            pairs[group.ssrcs[1]] = group.ssrcs[0]
+        }
+        return pairs
     }
 
     private func transport(remote: SessionDescription, answer: SessionDescription) -> NegotiatedTransport? {

@@ -14,6 +14,8 @@ public struct NegotiatedMedia: Sendable, Equatable {
     public var headerExtensions: [ExtensionMap]
     /// SSRCs the remote side announced (`a=ssrc`), in order of first appearance.
     public var remoteSSRCs: [UInt32]
+    /// The remote side's RTX streams (RFC 4588 §8.3 `a=ssrc-group:FID primary rtx`): RTX SSRC → primary SSRC.
+    public var remoteRTXSSRCs: [UInt32: UInt32] = [:]
     /// The remote `a=msid`, if any.
     public var remoteMsid: MediaStreamId?
     /// True when the section is rejected or stopped (port 0).

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TernCore
+import TernMedia
+import TernRTP
+@testable import TernPeer
+
+/// Retransmission on the RTX stream (RFC 4588) through the peer connection's media engine, sans
+/// I/O: a NACKed packet goes out on the RTX SSRC and payload type, and the receiving engine
+/// unwraps it into the original stream.
+@Suite struct MediaEngineRTXTests {
+    static let primary: UInt32 = 0x1111_0001
+    static let rtx: UInt32 = 0x1111_0002
+    static func at(_ ms: Int64) -> Instant { .zero + .milliseconds(ms) }
+
+    private func engine(seed: UInt64) -> MediaEngine {
+        MediaEngine(localRTCPSSRC: UInt32(truncatingIfNeeded: seed) | 1, cname: "test",
+                    ntpMapping: NTPClockMapping(instant: .zero, ntp: NTPTimestamp(wallClock: Date())), now: .zero, seed: seed)
+    }
+
+    private func receiving(rtxSSRCs: [UInt32: UInt32]) -> MediaEngine {
+        var receiver = engine(seed: 2)
+        receiver.configure(senders: [], receivers: [ReceiveStreamConfiguration(
+            mid: "0", kind: .video, announcedSSRCs: rtxSSRCs.isEmpty ? [] : [Self.primary, Self.rtx],
+            payloadTypes: [96: ("VP8", 90_000)], midExtensionID: nil, nackEnabled: true,
+            rtxPayloadTypes: [97: 96], rtxSSRCs: rtxSSRCs)])
+        return receiver
+    }
+
+    /// Three packets of one VP8 keyframe (RFC 7741 descriptor: S=1 on the first).
+    private func sendThreePackets(_ sender: inout MediaEngine, timestamp: UInt32 = 3000) -> [[UInt8]] {
+        let units = (0..<3).map { index in
+            RTPPayloadUnit(payload: [index == 0 ? 0x10 : 0x00, 0x00, 0x9d, 0x01, 0x2a, UInt8(index)],
+                           marker: index == 2, timestamp: timestamp)
+        }
+        let accepted = sender.send(units, ssrc: Self.primary, now: .zero)
+        #expect(accepted)
+        return sender.takeQueuedRTP()
+    }
+
+    private func nack(_ lost: UInt16) -> [UInt8] {
+        RTCPPacket.serialize([.receiverReport(ReceiverReport(ssrc: 0x2222)),
+                              .genericNACK(GenericNACK(senderSSRC: 0x2222, mediaSSRC: Self.primary, lost: [lost]))])
+    }
+
+    @Test("a NACKed packet is resent on the RTX stream and the receiver recovers the original from it",
+          arguments: [[rtx: primary], [:]] as [[UInt32: UInt32]])
+    func nackedPacketTravelsAsRTX(rtxSSRCs: [UInt32: UInt32]) throws {
+        var sender = engine(seed: 1)
+        sender.configure(senders: [SendStreamConfiguration(
+            mid: "0", kind: .video, ssrc: Self.primary, payloadType: 96, codecName: "VP8", clockRate: 90_000,
+            midExtensionID: nil, nackEnabled: true, rtx: RTXStream(ssrc: Self.rtx, payloadType: 97))], receivers: [])
+        var receiver = receiving(rtxSSRCs: rtxSSRCs)
+        var output = TransportCore.Output()
+        // A first frame arrives whole: the source passes RFC 3550 A.1 probation.
+        let firstFrame = sendThreePackets(&sender, timestamp: 0)
+        for bytes in firstFrame { receiver.receiveRTP(bytes, now: .zero, into: &output) }
+        let sent = sendThreePackets(&sender)
+        receiver.receiveRTP(sent[0], now: Self.at(1), into: &output)
+        receiver.receiveRTP(sent[2], now: Self.at(2), into: &output)  // sent[1] is lost
+        #expect(output.events.isEmpty == false, "the stream started")
+        let lost = try RTPPacket(parsing: sent[1])
+
+        sender.receiveRTCP(nack(lost.sequenceNumber), now: Self.at(30), into: &output)
+        let resent = sender.takeQueuedRTP()
+        try #require(resent.count == 1)
+        let rtxPacket = try RTPPacket(parsing: resent[0])
+        #expect(rtxPacket.ssrc == Self.rtx && rtxPacket.payloadType == 97)
+        #expect(Array(rtxPacket.payload.prefix(2)) == [UInt8(lost.sequenceNumber >> 8), UInt8(lost.sequenceNumber & 0xff)],
+                "the payload starts with the original sequence number (RFC 4588 §4)")
+        #expect(Array(rtxPacket.payload.dropFirst(2)) == Array(lost.payload))
+        #expect(sender.senders[Self.primary]?.statistics.outboundStats.retransmittedPacketsSent == 1)
+
+        output = TransportCore.Output()
+        receiver.receiveRTP(resent[0], now: Self.at(40), into: &output)
+        let stream = try #require(receiver.receivers[Self.primary])
+        #expect(stream.retransmissionsReceived == 1)
+        // The same counters as a receiver that lost nothing (RFC 3550 A.1 probation included).
+        var lossless = receiving(rtxSSRCs: rtxSSRCs)
+        var ignored = TransportCore.Output()
+        for bytes in firstFrame + sent { lossless.receiveRTP(bytes, now: .zero, into: &ignored) }
+        #expect(stream.statistics.inboundStats.packetsReceived
+                == lossless.receivers[Self.primary]?.statistics.inboundStats.packetsReceived)
+        #expect(stream.statistics.inboundStats.packetsLost == 0)
+        #expect(stream.framesAssembled == 2, "the second frame completed with the recovered packet")
+        #expect(receiver.receivers[Self.rtx] == nil, "the RTX SSRC is not taken for a stream of its own")
+        #expect(receiver.unroutablePackets == 0 && receiver.malformedPackets == 0)
+    }
+
+    @Test("a padding-only RTX packet (a bandwidth probe) is counted and dropped")
+    func paddingOnlyRTXIsDropped() throws {
+        var sender = engine(seed: 1)
+        sender.configure(senders: [SendStreamConfiguration(
+            mid: "0", kind: .video, ssrc: Self.primary, payloadType: 96, codecName: "VP8", clockRate: 90_000,
+            midExtensionID: nil, nackEnabled: true)], receivers: [])
+        var receiver = receiving(rtxSSRCs: [Self.rtx: Self.primary])
+        var output = TransportCore.Output()
+        for bytes in sendThreePackets(&sender) { receiver.receiveRTP(bytes, now: Self.at(1), into: &output) }
+        var probe: [UInt8] = []
+        RTPPacket(payloadType: 97, sequenceNumber: 7, timestamp: 3000, ssrc: Self.rtx, paddingSize: 200).write(to: &probe)
+        receiver.receiveRTP(probe, now: Self.at(2), into: &output)
+        #expect(receiver.rtxPaddingPackets == 1)
+        #expect(receiver.unroutablePackets == 0 && receiver.malformedPackets == 0)
+        #expect(receiver.receivers[Self.primary]?.retransmissionsReceived == 0)
+    }
+
+    @Test("without RTX negotiated a NACKed packet is resent as it was")
+    func plainRetransmissionWithoutRTX() throws {
+        var sender = engine(seed: 1)
+        sender.configure(senders: [SendStreamConfiguration(
+            mid: "0", kind: .video, ssrc: Self.primary, payloadType: 96, codecName: "VP8", clockRate: 90_000,
+            midExtensionID: nil, nackEnabled: true)], receivers: [])
+        let sent = sendThreePackets(&sender)
+        var output = TransportCore.Output()
+        let lost = try RTPPacket(parsing: sent[1])
+        sender.receiveRTCP(nack(lost.sequenceNumber), now: Self.at(30), into: &output)
+        let resent = sender.takeQueuedRTP()
+        #expect(resent == [sent[1]])
+    }
+}
