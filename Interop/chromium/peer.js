@@ -546,7 +546,7 @@ async function collectStats() {
   report.forEach(s => { byId[s.id] = s; });
   report.forEach(s => {
     if (s.type === 'inbound-rtp') out.inboundRtp.push(pick(s, ['kind', 'ssrc', 'packetsReceived', 'packetsLost', 'jitter', 'bytesReceived', 'framesDecoded', 'framesReceived', 'framesDropped', 'frameWidth', 'frameHeight', 'keyFramesDecoded', 'totalSamplesReceived', 'concealedSamples', 'codecId', 'nackCount', 'pliCount', 'firCount']));
-    if (s.type === 'outbound-rtp') out.outboundRtp.push(pick(s, ['kind', 'ssrc', 'packetsSent', 'bytesSent', 'framesEncoded', 'framesSent', 'frameWidth', 'frameHeight', 'keyFramesEncoded', 'nackCount', 'pliCount', 'firCount', 'qualityLimitationReason', 'codecId', 'encoderImplementation']));
+    if (s.type === 'outbound-rtp') out.outboundRtp.push(pick(s, ['kind', 'ssrc', 'packetsSent', 'bytesSent', 'framesEncoded', 'framesSent', 'frameWidth', 'frameHeight', 'keyFramesEncoded', 'nackCount', 'pliCount', 'firCount', 'qualityLimitationReason', 'codecId', 'encoderImplementation', 'targetBitrate']));
     if (s.type === 'codec') out.codecs.push(pick(s, ['id', 'mimeType', 'payloadType', 'clockRate', 'channels', 'sdpFmtpLine']));
     if (s.type === 'data-channel') out.dataChannels.push(pick(s, ['label', 'protocol', 'state', 'messagesSent', 'messagesReceived', 'bytesSent', 'bytesReceived']));
     if (s.type === 'transport') {
@@ -554,7 +554,7 @@ async function collectStats() {
       const pair = byId[s.selectedCandidatePairId];
       if (pair) {
         const l = byId[pair.localCandidateId] || {}, r = byId[pair.remoteCandidateId] || {};
-        out.selectedPair = { local: `${l.candidateType} ${l.address}:${l.port}/${l.protocol}`, remote: `${r.candidateType} ${r.address}:${r.port}/${r.protocol}`, currentRoundTripTime: pair.currentRoundTripTime, packetsSent: pair.packetsSent, packetsReceived: pair.packetsReceived };
+        out.selectedPair = { local: `${l.candidateType} ${l.address}:${l.port}/${l.protocol}`, remote: `${r.candidateType} ${r.address}:${r.port}/${r.protocol}`, currentRoundTripTime: pair.currentRoundTripTime, packetsSent: pair.packetsSent, packetsReceived: pair.packetsReceived, availableOutgoingBitrate: pair.availableOutgoingBitrate };
       }
     }
   });

@@ -26,6 +26,17 @@ struct MediaEngine {
     /// RTX packets with no original inside (RFC 4588 allows padding-only RTX; libwebrtc sends them
     /// to probe bandwidth): dropped, counted here.
     private(set) var rtxPaddingPackets = 0
+    /// Transport-wide congestion control, receive side: the arrival of every packet carrying a
+    /// transport-wide sequence number goes back to the sender in a feedback packet every
+    /// `transportFeedbackInterval`, so a sender that estimates bandwidth from it (libwebrtc's
+    /// GoogCC) can ramp up — without feedback it stays near its start rate.
+    private var transportCC = TransportWideCCRecorder()
+    private var transportCCExtensionID: UInt8?
+    private var transportCCMediaSSRC: UInt32 = 0
+    private var nextTransportFeedback: Instant?
+    private(set) var transportFeedbackSent = 0
+    /// libwebrtc sends feedback every 50–250 ms depending on the rate; 100 ms is its usual pace.
+    static let transportFeedbackInterval: Duration = .milliseconds(100)
 
     init(localRTCPSSRC: UInt32, cname: String, ntpMapping: NTPClockMapping, now: Instant, seed: UInt64) {
         self.localRTCPSSRC = localRTCPSSRC
@@ -57,6 +68,8 @@ struct MediaEngine {
             }
         }
         self.receiveConfigurations = receiveConfigurations
+        // BUNDLE shares one extension id space (RFC 8843 §9.2): the first section's id serves all.
+        transportCCExtensionID = receiveConfigurations.lazy.compactMap(\.transportCCExtensionID).first
         rtcpSchedule.senders = sending.isEmpty ? 0 : 1
         rtcpSchedule.weSent = !sending.isEmpty
     }
@@ -113,6 +126,7 @@ struct MediaEngine {
             malformedPackets += 1
             return
         }
+        recordTransportArrival(packet, now: now)
         if receivers[packet.ssrc] == nil, let origin = rtxOrigin(of: packet) {
             // A retransmission on the RTX stream (RFC 4588 §4): the original packet is inside.
             guard packet.payload.count > 2 else {
@@ -130,6 +144,16 @@ struct MediaEngine {
             return
         }
         receive(packet, isRetransmission: false, now: now, into: &output)
+    }
+
+    /// Notes the transport-wide sequence number of any packet (media, RTX or padding probe).
+    private mutating func recordTransportArrival(_ packet: RTPPacket, now: Instant) {
+        guard let id = transportCCExtensionID, let value = packet.headerExtension?.value(forID: id),
+              value.count >= 2 else { return }
+        let start = value.startIndex
+        transportCC.record(transportSequenceNumber: UInt16(value[start]) << 8 | UInt16(value[start + 1]), at: now)
+        transportCCMediaSSRC = packet.ssrc
+        if nextTransportFeedback == nil { nextTransportFeedback = now + Self.transportFeedbackInterval }
     }
 
     /// The primary stream (SSRC, payload type) an RTX packet repairs, if `packet` is one: its
@@ -301,6 +325,7 @@ struct MediaEngine {
 
     var nextTimeout: Instant? {
         var deadlines = hasRTPStreams ? [rtcpSchedule.nextTransmission] : []
+        if let feedback = nextTransportFeedback { deadlines.append(feedback) }
         for receiver in receivers.values {
             if let nack = receiver.nack?.nextTimeout(rtt: nil) { deadlines.append(nack) }
             if let assembler = receiver.assembler?.nextTimeout { deadlines.append(assembler) }
@@ -340,6 +365,14 @@ struct MediaEngine {
                 queuedRTCP.append(RTCPPacket.pictureLossIndication(pli).bytes)
             }
             receivers[ssrc] = receiver
+        }
+        if let due = nextTransportFeedback, now >= due {
+            nextTransportFeedback = nil
+            if let feedback = transportCC.makeFeedback(senderSSRC: localRTCPSSRC, mediaSSRC: transportCCMediaSSRC) {
+                queuedRTCP.append(RTCPPacket.transportWideCC(feedback).bytes)
+                transportFeedbackSent += 1
+            }
+            if transportCC.pendingCount > 0 { nextTransportFeedback = now + Self.transportFeedbackInterval }
         }
         if hasRTPStreams, rtcpSchedule.expire(now: now) {
             let report = makeReport(now: now)

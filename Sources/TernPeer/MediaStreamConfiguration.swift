@@ -37,11 +37,15 @@ struct ReceiveStreamConfiguration: Sendable, Equatable {
     var rtxPayloadTypes: [UInt8: UInt8] = [:]
     /// The remote RTX SSRCs → their primary SSRC (`a=ssrc-group:FID`).
     var rtxSSRCs: [UInt32: UInt32] = [:]
+    /// The negotiated id of the transport-wide sequence number extension, when used: arrivals are
+    /// then reported back in transport-cc feedback (draft-holmer-rmcat-transport-wide-cc-extensions-01).
+    var transportCCExtensionID: UInt8? = nil
 
     static func == (lhs: ReceiveStreamConfiguration, rhs: ReceiveStreamConfiguration) -> Bool {
         lhs.mid == rhs.mid && lhs.kind == rhs.kind && lhs.announcedSSRCs == rhs.announcedSSRCs
             && lhs.payloadTypes.keys.sorted() == rhs.payloadTypes.keys.sorted()
             && lhs.midExtensionID == rhs.midExtensionID && lhs.nackEnabled == rhs.nackEnabled
             && lhs.rtxPayloadTypes == rhs.rtxPayloadTypes && lhs.rtxSSRCs == rhs.rtxSSRCs
+            && lhs.transportCCExtensionID == rhs.transportCCExtensionID
     }
 }

@@ -227,7 +227,10 @@ extension PeerConnection {
                     mid: section.mid, kind: section.kind, announcedSSRCs: section.remoteSSRCs,
                     payloadTypes: payloadTypes, midExtensionID: midExtension,
                     nackEnabled: codec.feedback.contains { $0.lowercased() == "nack" },
-                    rtxPayloadTypes: rtxPayloadTypes, rtxSSRCs: section.remoteRTXSSRCs))
+                    rtxPayloadTypes: rtxPayloadTypes, rtxSSRCs: section.remoteRTXSSRCs,
+                    transportCCExtensionID: section.headerExtensions
+                        .first { $0.uri == JsepConfiguration.transportCCExtension }
+                        .flatMap { UInt8(exactly: $0.id) }))
             }
         }
         return (sends, receives)

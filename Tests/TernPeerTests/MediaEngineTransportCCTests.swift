@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TernCore
+import TernRTP
+@testable import TernPeer
+
+/// Transport-wide congestion control feedback from the peer connection's media engine (receive
+/// side, draft-holmer-rmcat-transport-wide-cc-extensions-01): what a libwebrtc sender needs to
+/// estimate the bandwidth and ramp its video up.
+@Suite struct MediaEngineTransportCCTests {
+    static let extensionID: UInt8 = 3
+    static func at(_ ms: Int64) -> Instant { .zero + .milliseconds(ms) }
+
+    private func receiver(transportCC: UInt8?) -> MediaEngine {
+        var engine = MediaEngine(localRTCPSSRC: 0xABCD, cname: "test",
+                                 ntpMapping: NTPClockMapping(instant: .zero, ntp: NTPTimestamp(wallClock: Date())),
+                                 now: .zero, seed: 9)
+        engine.configure(senders: [], receivers: [ReceiveStreamConfiguration(
+            mid: "0", kind: .audio, announcedSSRCs: [0x1234], payloadTypes: [111: ("opus", 48_000)],
+            midExtensionID: nil, nackEnabled: false, transportCCExtensionID: transportCC)])
+        return engine
+    }
+
+    private func packet(sequence: UInt16, transportSequence: UInt16) -> [UInt8] {
+        var bytes: [UInt8] = []
+        RTPPacket(payloadType: 111, sequenceNumber: sequence, timestamp: UInt32(sequence) * 960, ssrc: 0x1234,
+                  headerExtension: RTPHeaderExtension(elements: [RTPHeaderExtensionElement(
+                    id: Self.extensionID, value: [UInt8(transportSequence >> 8), UInt8(transportSequence & 0xff)])]),
+                  payload: [0xf8, 0xff, 0xfe][...]).write(to: &bytes)
+        return bytes
+    }
+
+    private func feedback(in rtcp: [[UInt8]]) throws -> [TransportWideCC] {
+        try rtcp.flatMap { try RTCPPacket.parseCompound($0) }.compactMap {
+            if case let .transportWideCC(feedback) = $0 { feedback } else { nil }
+        }
+    }
+
+    @Test("arrivals are reported 100 ms after the first one: received and lost packets by transport sequence number")
+    func feedbackReportsArrivalsAndLosses() throws {
+        var engine = receiver(transportCC: Self.extensionID)
+        var output = TransportCore.Output()
+        // Transport sequence numbers 500…509 sent 10 ms apart; 503 and 507 never arrive.
+        for index in 0..<10 where index != 3 && index != 7 {
+            engine.receiveRTP(packet(sequence: UInt16(index), transportSequence: 500 + UInt16(index)),
+                              now: Self.at(Int64(index) * 10), into: &output)
+        }
+        #expect(engine.nextTimeout.map { $0 <= Self.at(100) } == true, "a feedback is due 100 ms after the first arrival")
+        engine.handleTimeout(now: Self.at(99), into: &output)
+        #expect(try feedback(in: engine.takeQueuedRTCP()).isEmpty, "not before the interval")
+        engine.handleTimeout(now: Self.at(100), into: &output)
+        let sent = try feedback(in: engine.takeQueuedRTCP())
+        let report = try #require(sent.first)
+        #expect(sent.count == 1)
+        #expect(report.senderSSRC == 0xABCD && report.mediaSSRC == 0x1234)
+        #expect(report.baseSequenceNumber == 500 && report.packetStatusCount == 10)
+        let results = report.packetResults
+        #expect(results.filter { $0.status == .notReceived }.map(\.sequenceNumber) == [503, 507])
+        // Arrival times keep their 10 ms spacing (250 µs ticks).
+        let arrivals = results.compactMap(\.arrival)
+        #expect(arrivals.count == 8)
+        #expect(zip(arrivals, arrivals.dropFirst()).allSatisfy { $1 - $0 >= .milliseconds(10) && $1 - $0 <= .milliseconds(20) })
+        #expect(engine.transportFeedbackSent == 1)
+
+        // Nothing new: no feedback and no timer; the next arrival starts the next one.
+        engine.handleTimeout(now: Self.at(200), into: &output)
+        #expect(try feedback(in: engine.takeQueuedRTCP()).isEmpty)
+        engine.receiveRTP(packet(sequence: 10, transportSequence: 510), now: Self.at(210), into: &output)
+        engine.handleTimeout(now: Self.at(310), into: &output)
+        let next = try #require(try feedback(in: engine.takeQueuedRTCP()).first)
+        #expect(next.baseSequenceNumber == 510 && next.packetStatusCount == 1)
+        #expect(next.feedbackPacketCount == report.feedbackPacketCount &+ 1)
+    }
+
+    @Test("without the extension negotiated no feedback is sent")
+    func noFeedbackWithoutTheExtension() throws {
+        var engine = receiver(transportCC: nil)
+        var output = TransportCore.Output()
+        for index in 0..<5 {
+            engine.receiveRTP(packet(sequence: UInt16(index), transportSequence: UInt16(index)), now: Self.at(Int64(index) * 10),
+                              into: &output)
+        }
+        engine.handleTimeout(now: Self.at(500), into: &output)
+        #expect(try feedback(in: engine.takeQueuedRTCP()).isEmpty)
+    }
+}
