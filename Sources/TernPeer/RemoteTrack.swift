@@ -16,6 +16,14 @@ public final class RemoteTrack: Sendable {
         case video(I420Frame)
     }
 
+    /// A frame as it arrived, before decoding.
+    public enum EncodedFrame: Sendable {
+        /// One Opus packet's frame (RFC 7587).
+        case audio(EncodedAudioFrame)
+        /// One complete VP8 frame, reassembled from its RTP packets (RFC 7741).
+        case video(EncodedVideoFrame)
+    }
+
     /// The stream: mid, kind, SSRC, codec.
     public let info: RemoteStreamInfo
     /// Decoded frames, in order. Single consumer.
@@ -31,6 +39,8 @@ public final class RemoteTrack: Sendable {
         var framesDecoded = 0
         var decodeFailures = 0
         var lastAudio: [Int16] = []
+        var encoded: AsyncStream<EncodedFrame>.Continuation?
+        var decodes = true
     }
 
     private let state = Mutex(State())
@@ -52,6 +62,21 @@ public final class RemoteTrack: Sendable {
     /// Audio frames made up for lost packets (Opus FEC or PLC), W3C `concealmentEvents`-like count.
     public var concealedFrames: Int { state.withLock { $0.concealedFrames } }
 
+    /// The encoded frames from now on, for recording or forwarding without re-encoding (the
+    /// W3C encoded-transform use case). Single consumer; a second call finishes the first stream.
+    /// Video: asks the sender for a keyframe, so the stream soon starts with a decodable frame.
+    /// - Parameter decoding: false stops decoding (nothing more on `frames`, no decoder CPU).
+    public func encodedFrames(decoding: Bool = true) -> AsyncStream<EncodedFrame> {
+        let (stream, continuation) = AsyncStream.makeStream(of: EncodedFrame.self, bufferingPolicy: .bufferingNewest(256))
+        let previous = state.withLock { state in
+            defer { state.encoded = continuation; state.decodes = decoding }
+            return state.encoded
+        }
+        previous?.finish()
+        if info.kind == .video { keyframeNeeded() }
+        return stream
+    }
+
     func lose(audioFrames count: Int) {
         state.withLock { $0.pendingAudioLoss += count }
     }
@@ -59,6 +84,11 @@ public final class RemoteTrack: Sendable {
     func consume(_ frame: EncodedAudioFrame) {
         let chunks: [[Int16]] = state.withLock { state in
             state.framesReceived += 1
+            state.encoded?.yield(.audio(frame))
+            guard state.decodes else {
+                state.pendingAudioLoss = 0
+                return []
+            }
             let lost = state.pendingAudioLoss
             state.pendingAudioLoss = 0
             do {
@@ -82,6 +112,8 @@ public final class RemoteTrack: Sendable {
     func consume(_ frame: EncodedVideoFrame) {
         let (picture, needKeyframe): (I420Frame?, Bool) = state.withLock { state in
             state.framesReceived += 1
+            state.encoded?.yield(.video(frame))
+            guard state.decodes else { return (nil, false) }
             do {
                 let decoder: VP8Decoder
                 if let existing = state.videoDecoder { decoder = existing } else {
@@ -100,5 +132,8 @@ public final class RemoteTrack: Sendable {
         if let picture { continuation.yield(.video(picture)) }
     }
 
-    func finish() { continuation.finish() }
+    func finish() {
+        continuation.finish()
+        state.withLock { $0.encoded }?.finish()
+    }
 }
