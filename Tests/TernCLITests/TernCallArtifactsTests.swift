@@ -70,6 +70,15 @@ struct TernCallArtifactsTests {
         #expect(dom.contains(">\(framesDecoded)<"), "video frames decoded \(framesDecoded) shown in the page")
         #expect(dom.contains("a=fingerprint:"), "the SDPs are in the page")
         #expect(!dom.contains("<script"), "the page is static")
+        // The ICE table lists every candidate of alice's agent, local and remote, with exactly
+        // one selected row on each side.
+        let iceTable = dom.components(separatedBy: "<section id=\"ice\">").dropFirst().first?
+            .components(separatedBy: "</section>").first ?? ""
+        let rows = iceTable.components(separatedBy: "<tr").dropFirst().filter { $0.contains("<td>") }
+        let localRows = rows.filter { $0.contains("<td>local</td>") }, remoteRows = rows.filter { $0.contains("<td>remote</td>") }
+        #expect(!localRows.isEmpty && !remoteRows.isEmpty, "candidate rows: \(rows.count)")
+        #expect(localRows.filter { $0.hasPrefix(" class=\"selected\"") }.count == 1)
+        #expect(remoteRows.filter { $0.hasPrefix(" class=\"selected\"") }.count == 1)
 
         // The chart points carry the per-second figures the JSON stats lines printed, and the
         // frames-decoded series adds up to (nearly) the summary's total: the last partial second

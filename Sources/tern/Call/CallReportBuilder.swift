@@ -32,12 +32,23 @@ enum CallReportBuilder {
         for step in summary.steps.steps {
             fields.append(ReportField("\(step.passed ? "✔" : "✘") \(step.name)", step.detail))
         }
-        var candidates: [CandidateRow] = []
-        if let local = summary.localCandidate {
+        // Every candidate of the reporting side, the selected pair's two highlighted (a candidate
+        // learnt only from a check, prflx, appears through the selected pair alone).
+        var candidates: [CandidateRow] = summary.candidates.map { entry in
+            let selected = entry.local ? summary.localCandidate : summary.remoteCandidate
+            let isSelected = selected.map {
+                $0.address == entry.candidate.address && $0.port == Int(entry.candidate.port)
+                    && $0.transport == entry.candidate.transport.rawValue
+            } ?? false
+            return CandidateRow(side: entry.local ? .local : .remote, type: entry.candidate.type.rawValue,
+                                transport: entry.candidate.transport.rawValue, address: entry.candidate.address,
+                                port: Int(entry.candidate.port), priority: entry.candidate.priority, isSelected: isSelected)
+        }
+        if let local = summary.localCandidate, !candidates.contains(where: { $0.side == .local && $0.isSelected }) {
             candidates.append(CandidateRow(side: .local, type: summary.localCandidateType ?? "?", transport: local.transport,
                                            address: local.address, port: local.port, priority: local.priority, isSelected: true))
         }
-        if let remote = summary.remoteCandidate {
+        if let remote = summary.remoteCandidate, !candidates.contains(where: { $0.side == .remote && $0.isSelected }) {
             candidates.append(CandidateRow(side: .remote, type: summary.remoteCandidateType ?? "?", transport: remote.transport,
                                            address: remote.address, port: remote.port, priority: remote.priority, isSelected: true))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TernICE
 import TernPeer
 
 /// The last line of `tern call` and `tern peer`: what happened, with the numbers that prove it.
@@ -23,6 +24,9 @@ struct CallSummary {
     var dtlsDescription: String?
     var localCandidate: (address: String, port: Int, transport: String, priority: UInt32)?
     var remoteCandidate: (address: String, port: Int, transport: String, priority: UInt32)?
+    /// Every candidate the reporting side's ICE agent gathered or was given, in trace order
+    /// (`local` true for gathered ones), for the report's candidate table.
+    var candidates: [(local: Bool, candidate: IceCandidate)] = []
     /// `tern peer` only: who we are and what the data channels saw.
     var peer: PeerFacts?
 
@@ -76,6 +80,13 @@ struct CallSummary {
         srtpProfile = peer.dtlsConnectionInfo?.srtpProfile?.openSSLName
         cipherSuite = peer.dtlsConnectionInfo?.cipherSuite
         dtlsDescription = peer.dtlsConnectionInfo?.description
+        candidates = peer.iceTrace?.entries.compactMap { entry -> (local: Bool, candidate: IceCandidate)? in
+            switch entry.event {
+            case let .localCandidate(candidate, _): (true, candidate)
+            case let .remoteCandidateAdded(candidate): (false, candidate)
+            default: nil
+            }
+        } ?? []
         if let pair = peer.selectedCandidatePair {
             selectedPair = "\(pair.local) ↔ \(pair.remote)"
             localCandidate = (pair.local.address, Int(pair.local.port), pair.local.transport.rawValue, pair.local.priority)
@@ -106,6 +117,7 @@ struct CallSummary {
         result.selectedPair = later.selectedPair ?? selectedPair
         result.localCandidate = later.localCandidate ?? localCandidate
         result.remoteCandidate = later.remoteCandidate ?? remoteCandidate
+        if later.candidates.count < candidates.count { result.candidates = candidates }
         if var facts = result.peer, let earlier = peer {
             facts.audioPacketsSent = max(facts.audioPacketsSent, earlier.audioPacketsSent)
             facts.videoPacketsSent = max(facts.videoPacketsSent, earlier.videoPacketsSent)
