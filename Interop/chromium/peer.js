@@ -19,6 +19,8 @@
 //   holdMs=MS                    with mode=hangupAfter: hang up this long after connecting
 //   waitRunner=1                 before hanging up, poll GET /ready until the runner says Tern's echo run is over
 //   finishBy=hangup|wait         after the checks: hang up ourselves, or wait for the remote's hangup
+//   acceptVideo=1                answer a videoRequest on manage-call by accepting it (mirrored mode), and
+//                                send the fake camera on a video section a re-offer adds (Docs/MANAGE-CALL.md)
 'use strict';
 
 const q = new URLSearchParams(location.search);
@@ -29,6 +31,7 @@ const P = {
   dcExtra: q.get('dcExtra') === '1', tone: +(q.get('tone') || 0), mediaMs: +(q.get('mediaMs') || 0),
   envelopes: q.get('envelopes') === '1', mode: q.get('mode') || 'normal', holdMs: +(q.get('holdMs') || 2000),
   finishBy: q.get('finishBy') || 'hangup', waitRunner: q.get('waitRunner') === '1', cancelAfterMs: +(q.get('cancelAfterMs') || 0),
+  acceptVideo: q.get('acceptVideo') === '1',
 };
 
 const T0 = performance.now();
@@ -108,6 +111,7 @@ async function onSignal(m) {
         R.remoteOffer = d.sdp;
         await pc.setRemoteDescription(d);
         await addLocalMedia();
+        if (P.acceptVideo) await attachCamera();
         const answer = await pc.createAnswer();
         await pc.setLocalDescription(answer);
         R.localAnswer = pc.localDescription.sdp;
@@ -347,6 +351,32 @@ async function runEnvelopes(ch) {
 function onEnvelope(data) {
   R.envelopesReceived.push(typeof data === 'string' ? data : `(binary ${data.byteLength} B)`);
   log(`manage-call received: ${String(data).slice(0, 200)}`);
+  if (P.acceptVideo) answerVideoRequest(data);
+}
+// The video escalation of Docs/MANAGE-CALL.md, answering side: accept with the mirrored mode; the
+// requester then re-offers, and attachCamera() sends our camera on the section it adds.
+R.videoRequests = [];
+function answerVideoRequest(data) {
+  let m;
+  try { m = JSON.parse(data); } catch (e) { return; }
+  if (m.eventType !== 'videoRequest') return;
+  const item = n => ((m.manageCallEventData || []).find(d => d.dataName === n) || {}).dataValue;
+  const mirror = { sendrecv: 'sendrecv', sendonly: 'recvonly', recvonly: 'sendonly', inactive: 'inactive' };
+  const mode = mirror[item('videoMode')] || 'inactive';
+  manageChannel.send(envelope('videoAnswer', [['requestId', item('requestId') || ''], ['videoMode', mode]]));
+  R.videoRequests.push({ requestId: item('requestId'), requested: item('videoMode'), answered: mode, ms: ms() });
+  log(`video request ${item('requestId')} (${item('videoMode')}) accepted as ${mode}`);
+}
+let camera = null;
+async function attachCamera() {
+  for (const t of pc.getTransceivers()) {
+    if (t.receiver.track.kind !== 'video' || t.sender.track || t.stopped || t.direction === 'sendonly') continue;
+    if (!camera) camera = (await navigator.mediaDevices.getUserMedia({ video: true })).getVideoTracks()[0];
+    await t.sender.replaceTrack(camera);
+    t.direction = 'sendrecv';
+    R.cameraAttachedMs = ms();
+    log(`camera attached to video section ${t.mid}`);
+  }
 }
 
 // ---------- media ----------

@@ -10,8 +10,8 @@ public enum CallAction: Hashable, Sendable, CustomStringConvertible {
     case createOffer(callId: String, media: CallMedia)
     /// Callee side, after sending `accept`: create the peer connection and wait for the offer.
     case awaitOffer(callId: String, media: CallMedia)
-    /// Caller side while reconnecting: `restartIce()` and send the new offer (the
-    /// callee never restarts, so offers cannot cross).
+    /// `restartIce()` and send the new offer: the caller while reconnecting (the callee never
+    /// restarts by itself, so those offers cannot cross), or either side when its app asks.
     case restartIce(callId: String)
     /// Stop sending the local camera (an operation such as OCR uses it).
     case pauseCamera(callId: String)

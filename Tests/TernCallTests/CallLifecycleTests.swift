@@ -193,6 +193,20 @@ struct CallLifecycleTests {
         #expect(relay.clients["alice"]?.nextTimeout == nil, "no timer left once recovered")
     }
 
+    @Test("an app-requested ICE restart: either side, only while IN_PROGRESS, no state change")
+    func appRequestedIceRestart() throws {
+        let relay = CallRelay.pair()
+        try relay.call("alice", to: "bob")
+        #expect(throws: CallError.callNotInProgress(operation: "restart ICE", state: .ringing)) {
+            try relay.on("alice") { try $0.restartIce(now: relay.now) }
+        }
+        try relay.on("bob") { try $0.accept(media: .audioOnly, now: relay.now) }
+        relay.connect("alice", "bob")
+        #expect(try relay.on("bob") { try $0.restartIce(now: relay.now) } == [.action(.restartIce(callId: "c1"))])
+        #expect(try relay.on("alice") { try $0.restartIce(now: relay.now) } == [.action(.restartIce(callId: "c1"))])
+        #expect(relay.states["alice"] == established && relay.states["bob"] == established)
+    }
+
     @Test("ICE restarts exhausted → failed → ENDED(disconnected); the peer is told with hangup")
     func iceRestartsExhausted() throws {
         let relay = CallRelay.pair()

@@ -38,6 +38,7 @@ extension CallAgent {
             try await peer.setRemoteDescription(JsepDescription(type: type, sdp: sdp))
             continuation.yield(.description(callId: callId, local: false, type: type.rawValue, sdp: sdp))
             if type == .offer {
+                holdCandidates(callId: callId)  // an answer that restarts ICE goes before its candidates
                 let answer = try await peer.createAnswer()
                 try await peer.setLocalDescription(answer)
                 continuation.yield(.description(callId: callId, local: true, type: "answer", sdp: answer.sdp))
@@ -50,6 +51,7 @@ extension CallAgent {
             }
         } catch {
             continuation.yield(.problem(callId: callId, "\(type.rawValue) refused: \(error)"))
+            await flushCandidates(callId: callId)
         }
     }
 

@@ -214,6 +214,7 @@ extension CallAgent {
     /// createOffer → setLocalDescription → send (RFC 9429 §5.2).
     func makeOffer(callId: String, iceRestart: Bool = false) async {
         guard let peer = calls[callId]?.peer else { return }
+        holdCandidates(callId: callId)
         do {
             let offer = try await peer.createOffer(iceRestart: iceRestart)
             try await peer.setLocalDescription(offer)
@@ -222,6 +223,15 @@ extension CallAgent {
             await flushCandidates(callId: callId)
         } catch {
             continuation.yield(.problem(callId: callId, "offer failed: \(error)"))
+            await flushCandidates(callId: callId)
         }
+    }
+
+    /// Candidates wait until the next description of ours is sent. Applying a description that
+    /// restarts ICE emits the new generation's candidates at once, while this actor is suspended
+    /// in `setLocalDescription`: sent then, they reached Chromium before the re-offer, were
+    /// refused (their ufrag matched no description), and its new pair was never selected.
+    func holdCandidates(callId: String) {
+        calls[callId]?.descriptionSent = false
     }
 }

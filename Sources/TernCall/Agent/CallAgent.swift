@@ -158,6 +158,12 @@ public actor CallAgent {
         await process(try core.setHold(onHold, now: clock.now()))
     }
 
+    /// Restarts ICE on the call in progress (see `CallClient.restartIce(now:)`): this side sends
+    /// the re-offer with new credentials.
+    public func restartIce() async throws(CallError) {
+        await process(try core.restartIce(now: clock.now()))
+    }
+
     public func setCameraEnabled(_ enabled: Bool) async throws(CallError) {
         await process(try core.setCameraEnabled(enabled, now: clock.now()))
     }

@@ -5,22 +5,34 @@ import TernPeer
 /// a test-pattern video frame every 33 ms, until cancelled.
 enum MediaPump {
     /// Starts pumping `participant`'s tone and test pattern into its call's senders; cancel to stop.
+    /// The call's senders are looked up again every 250 ms, so a video sender that a mid-call
+    /// renegotiation adds (either side's request) is fed too.
     static func start(for participant: CallParticipant) async -> Task<Void, Never> {
-        let senders = await participant.agent.senders(callId: participant.snapshot.callId ?? "")
+        let agent = participant.agent
+        let callId = participant.snapshot.callId ?? ""
         let tone = participant.toneHz
-        return Task { await run(audio: senders.audio, video: senders.video, toneHz: tone) }
+        return Task { await run(senders: { await agent.senders(callId: callId) }, toneHz: tone) }
     }
 
-    static func run(audio: RtpSender?, video: RtpSender?, toneHz: Double) async {
+    static func run(senders: @Sendable () async -> (audio: RtpSender?, video: RtpSender?), toneHz: Double) async {
         var tone = SineToneSource(frequency: toneHz)
         var pattern = TestPatternSource(width: 320, height: 240)
         let clock = ContinuousClock()
         let start = clock.now
         var audioFrames = 0
         var videoFrames = 0
+        var (audio, video) = await senders()
+        var lookedUp = start
         while !Task.isCancelled {
+            if clock.now - lookedUp >= .milliseconds(250) {
+                (audio, video) = await senders()
+                lookedUp = clock.now
+            }
             let elapsed = clock.now - start
-            // Catch up to wall-clock time: audio at 50 frames/s, video at 30 frames/s.
+            // Audio at 50 frames/s, video at 30 frames/s, caught up to wall-clock time; a sender
+            // that appears later starts at the current frame.
+            if audio == nil { audioFrames = Int(elapsed / .milliseconds(20)) }
+            if video == nil { videoFrames = Int(elapsed / .milliseconds(33)) }
             while audio != nil, Duration.milliseconds(20) * audioFrames <= elapsed {
                 try? audio?.send(audio: tone.nextFrame())
                 audioFrames += 1

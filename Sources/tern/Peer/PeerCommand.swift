@@ -119,6 +119,12 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Print the whole W3C stats report (getStats()) every this many seconds while the call is up.", valueName: "seconds"))
     var statsInterval: Double?
 
+    @Option(help: ArgumentHelp("This many seconds into the call, ask the other side to add video both ways (setVideoMode(.sendReceive)); checks frames then decode.", valueName: "seconds"))
+    var requestVideoAfter: Double?
+
+    @Option(help: ArgumentHelp("This many seconds into the call, restart ICE from this side (a re-offer with new credentials); checks media goes on.", valueName: "seconds"))
+    var restartIceAfter: Double?
+
     func validate() throws {
         guard (callee != nil) != answer else { throw ValidationError("give exactly one of --call OTHER or --answer") }
         guard signal.hasPrefix("ws://") else { throw ValidationError("--signal must be a ws:// URL, e.g. ws://127.0.0.1:8787/v1") }
@@ -158,6 +164,9 @@ struct PeerCommand: AsyncParsableCommand {
         guard wait > 0, wait <= 86_400 else { throw ValidationError("--wait must be between 0 and 86400 seconds") }
         if let statsInterval {
             guard statsInterval >= 0.1, statsInterval <= 3600 else { throw ValidationError("--stats-interval must be between 0.1 and 3600 seconds") }
+        }
+        for (name, value) in [("--request-video-after", requestVideoAfter), ("--restart-ice-after", restartIceAfter)] {
+            if let value, !(0...3600).contains(value) { throw ValidationError("\(name) must be between 0 and 3600 seconds") }
         }
         _ = try iceServers()
     }
@@ -229,7 +238,9 @@ struct PeerCommand: AsyncParsableCommand {
                            sendMessage: try parsedSendMessage(),
                            peerConfiguration: peerConfiguration, duration: duration.map { .milliseconds(Int($0 * 1000)) },
                            wait: .milliseconds(Int(wait * 1000)), capture: capture,
-                           statsInterval: statsInterval.map { .milliseconds(Int($0 * 1000)) }),
+                           statsInterval: statsInterval.map { .milliseconds(Int($0 * 1000)) },
+                           requestVideoAfter: requestVideoAfter.map { .milliseconds(Int($0 * 1000)) },
+                           restartIceAfter: restartIceAfter.map { .milliseconds(Int($0 * 1000)) }),
             timeline: timeline)
         let summary = await session.run()
         if let capture, let pcap {

@@ -42,6 +42,10 @@ struct PeerSession {
         var capture: CallCapture?
         /// `--stats-interval`: dump the W3C stats report this often (nil: never).
         var statsInterval: Duration?
+        /// `--request-video-after`: ask for video both ways this long into the call.
+        var requestVideoAfter: Duration?
+        /// `--restart-ice-after`: restart ICE from this side this long into the call.
+        var restartIceAfter: Duration?
     }
 
     let options: Options
@@ -300,7 +304,16 @@ struct PeerSession {
         let echoOnly = echoRun != nil && !media.audio && !media.video
         let duration: Duration? = isCaller ? (options.duration ?? (echoOnly ? nil : .seconds(5))) : options.duration
         var latest = CallSummary(steps: steps, setupMs: nil, local: participant, facts: facts)
+        var videoRequested = false, iceRestarted = false
         while participant.snapshot.callStates.last != "ENDED" {
+            if let after = options.requestVideoAfter, !videoRequested, clock.now >= start + after {
+                videoRequested = true
+                if await requestVideo(participant) { await checkAddedVideo(participant) }
+            }
+            if let after = options.restartIceAfter, !iceRestarted, clock.now >= start + after {
+                iceRestarted = true
+                await restartIce(participant)
+            }
             if let duration, clock.now >= start + duration { break }
             if duration == nil, isCaller { break }
             if StopRequest.requested {
