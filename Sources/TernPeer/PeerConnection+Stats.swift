@@ -62,6 +62,16 @@ extension PeerConnection {
             add("CERT-remote", "certificate", ["fingerprint": .string(Hex.encode(dtlsInfo.remoteFingerprint.digest, separator: ":", uppercase: true)),
                                                "fingerprintAlgorithm": .string(dtlsInfo.remoteFingerprint.algorithm.rawValue)])
         }
+        if let driver {
+            // Not W3C: what the transport refused, so a debug run shows an attack or a broken peer.
+            let (srtp, dropped, malformed, unroutable) = driver.perform { core, _ in
+                (core.srtpInbound?.statistics, core.droppedDatagrams, core.media.malformedPackets, core.media.unroutablePackets)
+            }
+            transport["srtpAuthenticationFailures"] = .int(Int64(srtp?.authenticationFailures ?? 0))
+            transport["srtpReplaysDropped"] = .int(Int64(srtp?.replays ?? 0))
+            transport["malformedPacketsDropped"] = .int(Int64((srtp?.malformed ?? 0) + malformed + dropped))
+            transport["unroutableRtpPackets"] = .int(Int64(unroutable))
+        }
         add("T", "transport", transport)
 
         if let driver {
