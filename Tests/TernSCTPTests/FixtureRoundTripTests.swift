@@ -57,6 +57,28 @@ import TernCore
         #expect(!inits.isEmpty && inits.allSatisfy { $0.supportsForwardTSN })
     }
 
+    /// Chromium 156's dcSCTP, as it spoke to `tern peer` in the interop data case (see README).
+    @Test func chromiumSessionPacketsRoundTripByteForByte() throws {
+        let packets = try Self.lines("chromium-session")
+        #expect(packets.count >= 20)
+        var kinds = Set<UInt8>()
+        var data: [DataChunk] = []
+        for (name, bytes) in packets {
+            let packet = try SCTPPacket.parse(bytes)  // the CRC32c is checked here
+            #expect(packet.serialize() == bytes, "\(name)")
+            for chunk in packet.chunks {
+                kinds.insert(chunk.type)
+                if case let .data(d) = chunk { data.append(d) }
+            }
+        }
+        for k: UInt8 in [0, 3, 5, 6] { #expect(kinds.contains(k), "chunk type \(k) captured from Chromium") }
+        #expect(kinds.contains(1) || kinds.contains(2), "Chromium's INIT or INIT ACK")
+        let opens = data.filter { $0.payloadProtocolIdentifier == 50 }.compactMap { try? DCEPMessage.parse(Array($0.userData)) }
+        let labels = opens.compactMap { if case let .open(open) = $0 { open.label } else { nil } }
+        #expect(labels.contains("chrome-echo") && labels.contains("chrome-unordered"), "Chromium's DCEP OPENs: \(labels)")
+        #expect(opens.contains(.ack), "Chromium acknowledges Tern's channel")
+    }
+
     @Test func corruptedChecksumIsRejected() throws {
         var bytes = try #require(try Self.lines("aiortc-session").first).1
         bytes[bytes.count - 1] ^= 0x01
