@@ -4,7 +4,7 @@
 SWIFT ?= swift
 SECONDS ?= 60
 
-.PHONY: all demo test build bootstrap fuzz bench interop netlab-selftest clean
+.PHONY: all demo test test-sanitize build bootstrap fuzz bench interop netlab-selftest clean
 
 all: test
 
@@ -23,6 +23,11 @@ test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	Scripts/system-tests
+
+## The Swift suite under AddressSanitizer (and LeakSanitizer), then ThreadSanitizer over the
+## layers it can check (Scripts/sanitize says which and why).
+test-sanitize: bootstrap
+	Scripts/sanitize
 
 build:
 	@Scripts/bootstrap core
@@ -51,4 +56,4 @@ netlab-selftest:
 	Interop/netlab/selftest
 
 clean:
-	rm -rf .build .build-fuzz
+	rm -rf .build .build-fuzz .build-asan .build-tsan .build-bench
