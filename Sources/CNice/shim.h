@@ -7,6 +7,7 @@
 #define TERN_CNICE_SHIM_H
 
 #include <agent.h>
+#include <nice/debug.h>
 #include <glib.h>
 #include <glib-object.h>
 

@@ -45,6 +45,14 @@ public struct IceCandidatePair: Hashable, Sendable, Codable, CustomStringConvert
                   responsesReceived: try c.decodeIfPresent(UInt64.self, forKey: .responsesReceived) ?? 0)
     }
 
+    /// RFC 8445 §6.1.2.3: 2^32·MIN(G,D) + 2·MAX(G,D) + (G>D ? 1 : 0), where G is the controlling
+    /// agent's candidate priority and D the controlled agent's.
+    public func priority(localIsControlling: Bool) -> UInt64 {
+        let g = UInt64(localIsControlling ? local.priority : remote.priority)
+        let d = UInt64(localIsControlling ? remote.priority : local.priority)
+        return (min(g, d) << 32) + 2 * max(g, d) + (g > d ? 1 : 0)
+    }
+
     /// True when both ends send through their own addresses with no TURN server in between.
     public var isDirect: Bool { local.type != .relay && remote.type != .relay }
 

@@ -61,6 +61,12 @@ public struct IceConfiguration: Sendable {
     /// kernel caps at net.core.rmem_max / wmem_max.
     public var socketBufferSize: Int? = 4 * 1024 * 1024
 
+    /// Record every candidate pair's connectivity-check states and nominations in the trace
+    /// (`IceTrace.Event.pairCheck`). libnice reports them only in its debug log, so this turns
+    /// that log on for the process while such a transport is open (`NiceDebugTap`): for
+    /// debugging tools (`tern call`, `tern peer`, `tern ice`), not for a server with many calls.
+    public var tracePairChecks: Bool = false
+
     /// Defaults: no servers, policy `all`, UDP only, 5 ms pacing, consent freshness on.
     public init() {}
 

@@ -31,8 +31,17 @@ public struct IceTrace: Sendable, Codable, CustomStringConvertible {
         case remoteCredentialsSet(usernameFragment: String)
         /// The transport state changed; `libniceState` is libnice's component state name.
         case stateChanged(state: IceTransportState, libniceState: String)
-        /// A pair was selected (first time or a change).
-        case selectedPair(pair: IceCandidatePair)
+        /// A pair was selected (first time or a change), and why (`IceTransport.selectionReason`).
+        case selectedPair(pair: IceCandidatePair, reason: String)
+        /// A candidate pair of the check list changed state (RFC 8445 §6.1.2.6: FROZEN, WAITING,
+        /// IN_PROGRESS, SUCCEEDED, FAILED); `requestsSent` counts the connectivity checks sent
+        /// on it since its last state other than IN_PROGRESS. From libnice's debug narration,
+        /// only with `IceConfiguration.tracePairChecks` (`NiceDebugTap`).
+        case pairCheck(local: String, remote: String, state: String, requestsSent: Int)
+        /// A pair was nominated (RFC 8445 §8.1.1); `detail` is libnice's account of how.
+        case pairNominated(local: String, remote: String, detail: String?)
+        /// Something libnice decided about the check list as a whole (its stopping criterion).
+        case checkListNote(note: String)
         /// ICE restart with new local credentials.
         case restarted(usernameFragment: String)
         /// A configured server is used differently from what its URL promises.
@@ -65,6 +74,30 @@ public struct IceTrace: Sendable, Codable, CustomStringConvertible {
         entries.append(Entry(time: now.nanoseconds, event: event))
     }
 
+    /// The pair selected last and why (`Event.selectedPair`), if any was.
+    public var selection: (pair: IceCandidatePair, reason: String)? {
+        for entry in entries.reversed() {
+            if case let .selectedPair(pair, reason) = entry.event { return (pair, reason) }
+        }
+        return nil
+    }
+
+    /// This trace with `more` entries merged in by time (stable: on a tie ours come first).
+    func merging(_ more: [Entry]) -> IceTrace {
+        guard !more.isEmpty else { return self }
+        var merged = IceTrace()
+        merged.entries.reserveCapacity(entries.count + more.count)
+        var i = entries.startIndex, j = more.startIndex
+        while i < entries.endIndex || j < more.endIndex {
+            if j == more.endIndex || (i < entries.endIndex && entries[i].time <= more[j].time) {
+                merged.entries.append(entries[i]); i += 1
+            } else {
+                merged.entries.append(more[j]); j += 1
+            }
+        }
+        return merged
+    }
+
     /// One line per entry, times in milliseconds relative to the first entry.
     public var description: String {
         let origin = entries.first?.time ?? 0
@@ -87,7 +120,12 @@ extension IceTrace.Event {
         case .remoteEndOfCandidates: "remote end-of-candidates"
         case let .remoteCredentialsSet(ufrag): "remote credentials ufrag=\(ufrag)"
         case let .stateChanged(s, raw): "state \(s.rawValue) (libnice \(raw))"
-        case let .selectedPair(p): "selected pair \(p)"
+        case let .selectedPair(p, reason): "selected pair \(p): \(reason)"
+        case let .pairCheck(local, remote, state, sent):
+            "check \(local) -> \(remote) \(state)" + (sent > 0 ? " (\(sent) request\(sent == 1 ? "" : "s"))" : "")
+        case let .pairNominated(local, remote, detail):
+            "nominated \(local) -> \(remote)" + (detail.map { " (\($0))" } ?? "")
+        case let .checkListNote(note): "check list: \(note)"
         case let .restarted(ufrag): "ICE restart, new local ufrag=\(ufrag)"
         case let .serverWarning(server, reason): "server \(server): \(reason)"
         case let .turnTLSBridge(server, bridge, verifies):

@@ -29,6 +29,7 @@ extension IceTransport {
     private func teardown() {
         // Wait out in-flight sends and refuse new ones.
         sendGate.withLock { $0 = false }
+        if pairCheckLog != nil { NiceDebugTap.unregister(agent: agent.pointer) }
         let (ids, context) = state.withLock { s -> ([gulong], Unmanaged<NiceCallbackContext>?) in
             defer { s.signalHandlers = []; s.callbackContext = nil }
             return (s.signalHandlers, s.callbackContext)

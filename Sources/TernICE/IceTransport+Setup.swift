@@ -80,6 +80,7 @@ extension IceTransport {
             tern_g_signal_connect(obj, "new-selected-pair-full", NiceDoor.gCallback(NiceDoor.selectedPair), data),
         ]
         nice_agent_attach_recv(agent.pointer, streamID, Self.componentID, agent.loop.context, NiceDoor.receive, data)
+        if let pairCheckLog { NiceDebugTap.register(agent: agent.pointer, log: pairCheckLog) }
         state.withLock {
             $0.signalHandlers = ids
             $0.callbackContext = context

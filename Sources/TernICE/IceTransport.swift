@@ -68,6 +68,8 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
     static let componentID: guint = 1
     let continuation: AsyncStream<IceEvent>.Continuation
     let clock: any MonotonicClock
+    /// Check-list lines from libnice's debug log (`IceConfiguration.tracePairChecks`).
+    let pairCheckLog: PairCheckLog?
     let logger = TernLog.logger("ice")
     /// Where one-shot mDNS queries go (the mDNS group; tests use a fake responder).
     let mdnsDestinationBox = Mutex(MDNSQuery.Destination())
@@ -90,6 +92,7 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
         self.configuration = configuration
         self.role = role
         self.clock = clock
+        pairCheckLog = configuration.tracePairChecks ? PairCheckLog(clock: clock) : nil
         let resolved = try Self.resolveServers(configuration.servers)
         let loop = loop ?? GLibEventLoop(name: "tern.ice.\(role.rawValue)")
         let bridges = try Self.startTLSBridges(configured: configuration.servers, resolved: resolved,
@@ -140,8 +143,17 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
     /// is inferred from what happened before: no remote candidates, checks failing before any
     /// pair worked (unreachable peer or wrong credentials), or loss after connecting (consent).
     public var failureReason: String? { state.withLock { $0.failureReason } }
-    /// The trace so far.
-    public var trace: IceTrace { state.withLock { $0.trace } }
+    /// The trace so far (with the check list's narration when `configuration.tracePairChecks`).
+    public var trace: IceTrace {
+        let own = state.withLock { $0.trace }
+        guard let pairCheckLog else { return own }
+        let (checks, dropped) = pairCheckLog.snapshot
+        var merged = own.merging(checks)
+        if dropped > 0 {
+            merged.record(.checkListNote(note: "\(dropped) later check-list lines not kept"), at: clock.now())
+        }
+        return merged
+    }
 
     /// Our ufrag and password, to signal to the peer (they change on `restart()`).
     public var localCredentials: IceCredentials {

@@ -21,6 +21,8 @@ struct CallSummary {
     var offerSDP: String?
     var answerSDP: String?
     var selectedPair: String?
+    /// Why ICE selected that pair (`IceTrace.selection`).
+    var selectionReason: String?
     var dtlsDescription: String?
     var localCandidate: (address: String, port: Int, transport: String, priority: UInt32)?
     var remoteCandidate: (address: String, port: Int, transport: String, priority: UInt32)?
@@ -89,6 +91,7 @@ struct CallSummary {
         } ?? []
         if let pair = peer.selectedCandidatePair {
             selectedPair = "\(pair.local) ↔ \(pair.remote)"
+            selectionReason = peer.iceTrace?.selection?.reason
             localCandidate = (pair.local.address, Int(pair.local.port), pair.local.transport.rawValue, pair.local.priority)
             remoteCandidate = (pair.remote.address, Int(pair.remote.port), pair.remote.transport.rawValue, pair.remote.priority)
         }
@@ -115,6 +118,7 @@ struct CallSummary {
         result.cipherSuite = later.cipherSuite ?? cipherSuite
         result.dtlsDescription = later.dtlsDescription ?? dtlsDescription
         result.selectedPair = later.selectedPair ?? selectedPair
+        result.selectionReason = later.selectionReason ?? selectionReason
         result.localCandidate = later.localCandidate ?? localCandidate
         result.remoteCandidate = later.remoteCandidate ?? remoteCandidate
         if later.candidates.count < candidates.count { result.candidates = candidates }
@@ -136,6 +140,7 @@ struct CallSummary {
             "ice": .object(["selectedPair": .object([
                 "local": .object(["type": string(localCandidateType)]),
                 "remote": .object(["type": string(remoteCandidateType)]),
+                "reason": string(selectionReason),
             ])]),
             "dtls": .object(["srtpProfile": string(srtpProfile), "cipherSuite": string(cipherSuite)]),
             "steps": .array(steps.steps.map { .object(["name": .string($0.name), "passed": .bool($0.passed), "detail": .string($0.detail)]) }),

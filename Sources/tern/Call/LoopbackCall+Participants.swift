@@ -19,6 +19,7 @@ extension LoopbackCall {
             return nil
         }
         var configuration = PeerConfiguration.loopback
+        configuration.ice.tracePairChecks = true // a debugging tool: every pair check in the ICE trace
         configuration.packetTap = capture?.tap
         let agent = CallAgent(user: name, signaling: client, peerConfiguration: configuration)
         do { try await agent.start() } catch {

@@ -8,8 +8,10 @@ extension Timeline {
             block("ice", "\(participant.name): ICE trace", trace.description)
         }
         if let pair = peer.selectedCandidatePair {
-            log("ice", "selected pair: \(pair.local) <-> \(pair.remote)",
-                fields: ["local": .string(pair.local.type.rawValue), "remote": .string(pair.remote.type.rawValue)])
+            let reason = peer.iceTrace?.selection?.reason
+            log("ice", "selected pair: \(pair.local) <-> \(pair.remote)" + (reason.map { ", \($0)" } ?? ""),
+                fields: ["local": .string(pair.local.type.rawValue), "remote": .string(pair.remote.type.rawValue),
+                         "reason": reason.map(JSONValue.string) ?? .null])
         }
         if let dtls = peer.dtlsConnectionInfo {
             log("dtls", "\(participant.name): \(dtls)")

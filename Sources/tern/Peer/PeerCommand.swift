@@ -216,6 +216,7 @@ struct PeerCommand: AsyncParsableCommand {
         peerConfiguration.iceServers = try iceServers()
         if relayOnly { peerConfiguration.iceTransportPolicy = .relay }
         peerConfiguration.ice.allowedAddresses = iceAddresses
+        peerConfiguration.ice.tracePairChecks = true // a debugging tool: every pair check in the ICE trace
         let capture = try pcap.map { try CallCapture(path: $0) }
         peerConfiguration.packetTap = capture?.tap
 
