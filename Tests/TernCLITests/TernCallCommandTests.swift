@@ -55,6 +55,7 @@ struct TernCallCommandTests {
         #expect(run.status == 0, "result: \(summary["result"] ?? "?")")
         #expect(value(summary, "result") as? String == "ok")
         #expect(value(summary, "callStates") as? [String] == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])
+        #expect(value(summary, "calleeCallStates") as? [String] == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])
         #expect((value(summary, "setupMs") as? Double ?? 0) > 0)
         #expect(value(summary, "ice.selectedPair.local.type") as? String == "host")
         #expect(value(summary, "ice.selectedPair.remote.type") as? String == "host")
@@ -79,10 +80,17 @@ struct TernCallCommandTests {
         #expect(run.status == 0, "result: \(summary["result"] ?? "?")")
         #expect(value(summary, "result") as? String == "ok")
         #expect(value(summary, "callStates") as? [String] == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])
-        #expect(value(summary, "calleeStates") as? [String] == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])
+        #expect(value(summary, "calleeCallStates") as? [String] == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])
         #expect((value(summary, "media.audio.packetsReceived") as? Int ?? 0) > 50)
         #expect((value(summary, "media.video.framesDecoded") as? Int ?? 0) > 10)
         #expect(value(summary, "dataChannel.echo.received") as? Int == 200)
+        // The invite's attached data reached bob; each side's sendMessage reached the other.
+        let attached = value(summary, "callee.attachedData") as? [[String: Any]]
+        #expect(attached?.map { "\($0["name"] ?? "")=\($0["value"] ?? "")" } == ["processName=CustOnboarding"])
+        let bobReceived = value(summary, "callee.manageCall.received") as? [[String: Any]] ?? []
+        #expect(bobReceived.contains { ($0["data"] as? [[String: Any]])?.first?["dataValue"] as? String == "CustOnboarding" })
+        let aliceReceived = value(summary, "manageCall.received") as? [[String: Any]] ?? []
+        #expect(aliceReceived.contains { ($0["data"] as? [[String: Any]])?.first?["dataValue"] as? String == "documentsReceived" })
         // Lines from the children are relayed, tagged with the process that printed them.
         #expect(run.lines.contains { $0.contains("\"process\":\"bob\"") })
         #expect(run.lines.contains { $0.contains("\"process\":\"signal\"") || $0.contains("signaling server (child process)") })

@@ -25,6 +25,7 @@ final class CallParticipant: Sendable {
         /// Who called us, with what media, when (timeline ms) — the callee side.
         var incomingFrom: String?
         var incomingMedia: CallMedia?
+        var incomingAttachedData: [CallDataItem]?
         var incomingAtMs: Double?
         /// When we sent the invite (timeline ms) — the caller side.
         var inviteAtMs: Double?

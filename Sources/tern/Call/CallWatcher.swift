@@ -90,6 +90,7 @@ struct CallWatcher: Sendable {
             participant.observed.withLock {
                 $0.incomingFrom = invite.from
                 $0.incomingMedia = invite.media
+                $0.incomingAttachedData = invite.attachedData
                 $0.incomingAtMs = now
             }
             if let media = answer?(invite) {

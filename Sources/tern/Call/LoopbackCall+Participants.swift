@@ -47,6 +47,11 @@ extension LoopbackCall {
         if let mismatch = problems.first(where: { $0.localizedCaseInsensitiveContains("fingerprint") }) {
             return "DTLS fingerprint check: \(mismatch)"
         }
+        // The side that found the mismatch may be torn down (the other side's failure ends the
+        // call) before its own reason is reported; the alert it sent still names the cause.
+        if let refused = problems.first(where: { $0.localizedCaseInsensitiveContains("bad certificate") }) {
+            return "DTLS fingerprint check: the peer refused the certificate (a fingerprint mismatch sends bad_certificate): \(refused)"
+        }
         if let dtls = problems.first(where: { $0.contains("DTLS") }) {
             return "DTLS handshake: \(dtls)"
         }

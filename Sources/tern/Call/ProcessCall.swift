@@ -39,20 +39,25 @@ struct ProcessCall {
         if options.data { media.append("--data") }
         let common = ["--signal", signalURL, "--json", "--ice-address", "127.0.0.1"] + media
         let bob = Child(name: "bob", arguments: ["peer", "--user", "bob", "--answer", "--wait", "30"] + common
-                            + (options.data ? ["--echo"] : []), timeline: timeline)
+                            + (options.data ? ["--echo", "--send-message", "status=documentsReceived"] : []), timeline: timeline)
         defer { bob.stop() }
         guard await bob.waitForLine(seconds: 15, where: { $0["event"] == .string("registered") }) != nil else {
             return failure("bob did not register")
         }
-        var aliceArguments = ["peer", "--user", "alice", "--call", "bob", "--duration", String(options.duration)] + common
+        var aliceArguments = ["peer", "--user", "alice", "--call", "bob", "--duration", String(options.duration),
+                              "--attach", "processName=CustOnboarding"] + common
         if options.data { aliceArguments += ["--echo-count", "200", "--send-message", "processName=CustOnboarding"] }
         let alice = Child(name: "alice", arguments: aliceArguments, timeline: timeline)
         defer { alice.stop() }
         let aliceStatus = await alice.wait(seconds: options.duration + 60)
         let bobStatus = await bob.wait(seconds: 20)
         guard case var .object(summary)? = alice.summary else { return failure("alice printed no summary (exit \(aliceStatus))") }
-        let bobStates = bob.summary.flatMap { value -> JSONValue? in if case let .object(o) = value { o["callStates"] } else { nil } }
-        summary["calleeStates"] = bobStates ?? .null
+        let bobSummary: [String: JSONValue] = if case let .object(o)? = bob.summary { o } else { [:] }
+        let bobStates = bobSummary["callStates"]
+        summary["calleeCallStates"] = bobStates ?? .null
+        // What reached bob: the invite's attached data and alice's sendMessage envelope.
+        summary["callee"] = .object(["attachedData": bobSummary["attachedData"] ?? .null,
+                                     "manageCall": bobSummary["manageCall"] ?? .null])
         summary["processes"] = .object(["alice": .int(Int(aliceStatus)), "bob": .int(Int(bobStatus))])
         let passed = aliceStatus == 0 && bobStatus == 0
         if !passed, case .string("ok")? = summary["result"] {

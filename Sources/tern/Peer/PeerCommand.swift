@@ -89,6 +89,9 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Once the call is up, send one sendMessage envelope on manage-call with this item (repeatable, in order).", valueName: "name=value"))
     var sendMessage: [String] = []
 
+    @Option(help: ArgumentHelp("Caller: attach this key-value item to the invite (repeatable, in order); the callee's summary lists what arrived.", valueName: "name=value"))
+    var attach: [String] = []
+
     @Option(help: ArgumentHelp("STUN server HOST:PORT (repeatable).", valueName: "host:port"))
     var stun: [String] = []
 
@@ -127,6 +130,7 @@ struct PeerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (callee != nil) != answer else { throw ValidationError("give exactly one of --call OTHER or --answer") }
+        guard attach.isEmpty || callee != nil else { throw ValidationError("--attach is for the caller (--call OTHER)") }
         guard signal.hasPrefix("ws://") else { throw ValidationError("--signal must be a ws:// URL, e.g. ws://127.0.0.1:8787/v1") }
         guard !user.isEmpty, user.utf8.count <= 128 else { throw ValidationError("--user must be 1-128 bytes") }
         if let echoCount {
@@ -154,7 +158,8 @@ struct PeerCommand: AsyncParsableCommand {
             guard callee != nil else { throw ValidationError("--cancel-after is for the caller (--call)") }
             guard cancelAfter > 0, cancelAfter <= 30 else { throw ValidationError("--cancel-after must be between 0 and 30 seconds (the ring time)") }
         }
-        _ = try parsedSendMessage()
+        _ = try parsedItems(sendMessage, flag: "--send-message")
+        _ = try parsedItems(attach, flag: "--attach")
         if let echoSize {
             guard echoSize > 0, echoSize <= 16 << 20 else { throw ValidationError("--echo-size must be between 1 and 16777216 bytes") }
         }
@@ -181,11 +186,11 @@ struct PeerCommand: AsyncParsableCommand {
         return sizes
     }
 
-    /// `--send-message` items.
-    private func parsedSendMessage() throws -> [CallDataItem] {
-        try sendMessage.map { item in
+    /// `--send-message` and `--attach` items.
+    private func parsedItems(_ items: [String], flag: String) throws -> [CallDataItem] {
+        try items.map { item in
             guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
-                throw ValidationError("--send-message must be name=value, got '\(item)'")
+                throw ValidationError("\(flag) must be name=value, got '\(item)'")
             }
             return CallDataItem(name: String(item[..<equals]), value: String(item[item.index(after: equals)...]))
         }
@@ -200,9 +205,13 @@ struct PeerCommand: AsyncParsableCommand {
         }
     }
 
-    /// Adds `manageCall.received` (the manage-call events received, in order) to the summary.
-    static func withManageCall(_ summary: JSONValue, events: [ManageCallEvent]) -> JSONValue {
+    /// Adds `manageCall.received` (the manage-call events received, in order) and, on the
+    /// answering side, `attachedData` (the invite's items, in order) to the summary.
+    static func withManageCall(_ summary: JSONValue, events: [ManageCallEvent], attachedData: [CallDataItem]?) -> JSONValue {
         guard case var .object(fields) = summary else { return summary }
+        if let attachedData {
+            fields["attachedData"] = .array(attachedData.map { .object(["name": .string($0.name), "value": .string($0.value)]) })
+        }
         let received: [JSONValue] = events.map { event in
             .object(["eventType": .string(event.type.rawValue),
                      "data": .array(event.data.map { .object(["dataName": .string($0.name), "dataValue": .string($0.value)]) })])
@@ -236,7 +245,8 @@ struct PeerCommand: AsyncParsableCommand {
                            echoLastAtMax: echoMaxMessage, reject: reject.flatMap(CallRejectReason.init(rawValue:)),
                            answerDelay: answerDelay.map { .milliseconds(Int($0 * 1000)) },
                            cancelAfter: cancelAfter.map { .milliseconds(Int($0 * 1000)) },
-                           sendMessage: try parsedSendMessage(),
+                           sendMessage: try parsedItems(sendMessage, flag: "--send-message"),
+                           attachedData: try parsedItems(attach, flag: "--attach"),
                            peerConfiguration: peerConfiguration, duration: duration.map { .milliseconds(Int($0 * 1000)) },
                            wait: .milliseconds(Int(wait * 1000)), capture: capture,
                            statsInterval: statsInterval.map { .milliseconds(Int($0 * 1000)) },
@@ -257,7 +267,8 @@ struct PeerCommand: AsyncParsableCommand {
                 timeline.log("error", "could not write the report: \(error)")
             }
         }
-        timeline.summary(Self.withManageCall(summary.json, events: session.manageEvents), text: summary.text)
+        timeline.summary(Self.withManageCall(summary.json, events: session.manageEvents,
+                                                  attachedData: session.receivedAttachedData), text: summary.text)
         if !summary.steps.allPassed { throw ExitCode(1) }
     }
 }

@@ -33,6 +33,8 @@ struct PeerSession {
         var cancelAfter: Duration?
         /// Sent once in a `sendMessage` envelope on `manage-call` when the call is up.
         var sendMessage: [CallDataItem] = []
+        /// Caller: attached to the invite (the callee gets them, in order).
+        var attachedData: [CallDataItem] = []
         var peerConfiguration: PeerConfiguration
         /// Caller: how long the call lasts after IN_PROGRESS (nil: 5 s, or the echo run alone).
         /// Answerer: hang up after this long if the caller has not (nil: wait for the caller).
@@ -55,6 +57,8 @@ struct PeerSession {
     let samples = SampleLog()
     /// The manage-call events received, in order (for the summary).
     var manageEvents: [ManageCallEvent] = []
+    /// Answerer: the invite's attached data as it arrived (nil on the calling side).
+    var receivedAttachedData: [CallDataItem]?
 
     init(options: Options, timeline: Timeline) {
         self.options = options
@@ -93,6 +97,7 @@ struct PeerSession {
 
         let observed = participant.snapshot
         manageEvents = observed.manageEvents
+        if !isCaller { receivedAttachedData = observed.incomingAttachedData ?? [] }
         facts.remoteUser = facts.remoteUser ?? observed.incomingFrom
         facts.endReason = observed.endReason
         facts.channelsOpened = channels.opened
@@ -158,7 +163,8 @@ struct PeerSession {
         let now = timeline.elapsedMilliseconds
         participant.observed.withLock { $0.inviteAtMs = now }
         do {
-            let callId = try await participant.agent.call(to: callee, media: media, timeout: .seconds(30))
+            let callId = try await participant.agent.call(to: callee, media: media, attachedData: options.attachedData,
+                                                          timeout: .seconds(30))
             timeline.log("call", "\(participant.name) invites \(callee): call \(callId), media \(media)",
                          fields: ["callId": .string(callId), "to": .string(callee)])
         } catch {
