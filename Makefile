@@ -22,6 +22,7 @@ demo:
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	Scripts/check-example
 	Scripts/system-tests
 
 ## The Swift suite under AddressSanitizer (and LeakSanitizer), then ThreadSanitizer over the
@@ -56,4 +57,4 @@ netlab-selftest:
 	Interop/netlab/selftest
 
 clean:
-	rm -rf .build .build-fuzz .build-asan .build-tsan .build-bench
+	rm -rf .build .build-fuzz .build-asan .build-tsan .build-bench .build-example

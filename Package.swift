@@ -86,6 +86,8 @@ let package = Package(
             ],
             swiftSettings: strict),
 
+        // Helpers shared by test targets (resource readings for the leak and soak tests); not a product.
+        .target(name: "TernTestSupport", path: "Tests/Support/TernTestSupport", swiftSettings: strict),
         .testTarget(name: "TernCoreTests", dependencies: ["TernCore"], swiftSettings: strict),
         .testTarget(name: "TernSDPTests", dependencies: ["TernSDP", "TernCore"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),
@@ -97,7 +99,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "TernMediaTests", dependencies: ["TernMedia", "TernCore"], swiftSettings: strict),
         .testTarget(name: "TernMediaPipelineTests", dependencies: ["TernMedia", "TernRTP", "TernCore"], swiftSettings: strict),
-        .testTarget(name: "TernPeerTests", dependencies: ["TernPeer", "TernCore", "TernMedia", "TernSDP", "TernSCTP"],
+        .testTarget(name: "TernPeerTests", dependencies: ["TernPeer", "TernCore", "TernMedia", "TernSDP", "TernSCTP", "TernTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TernSignalingTests",
                     dependencies: ["TernSignaling", "TernSignalingClient", "TernSignalingServer", "TernCore",
@@ -107,7 +109,8 @@ let package = Package(
                                    .product(name: "NIOWebSocket", package: "swift-nio")],
                     swiftSettings: strict),
         .testTarget(name: "TernCallTests",
-                    dependencies: ["TernCall", "TernCore", "TernPeer", "TernSignaling", "TernSignalingClient", "TernSignalingServer"],
+                    dependencies: ["TernCall", "TernCore", "TernPeer", "TernSignaling", "TernSignalingClient", "TernSignalingServer",
+                                   "TernTestSupport"],
                     swiftSettings: strict),
         // Runs the built `tern` binary as a subprocess (it is built by `swift build --build-tests`).
         .testTarget(name: "TernCLITests", swiftSettings: strict),

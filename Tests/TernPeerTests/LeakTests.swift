@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TernPeer
 import TernSCTP
+import TernTestSupport
 
 /// Sequential create/connect/close cycles must not leak: every `close()` releases the GLib
 /// thread, sockets, timers and memory of its ICE agent and transport.
@@ -25,7 +26,7 @@ struct LeakTests {
         var warm: ProcessResources?
         for cycle in 1...Self.cycles {
             guard try await connectExchangeClose(cycle: cycle) else { return }
-            if cycle == Self.warmUpCycles { warm = await Self.settled() }
+            if cycle == Self.warmUpCycles { warm = await ProcessResources.settled() }
         }
         let baseline = try #require(warm)
         // Other suites share this process under `swift test`; wait (bounded) for what they
@@ -35,7 +36,7 @@ struct LeakTests {
                 $0.fileDescriptors <= baseline.fileDescriptors + 4 && $0.threads <= baseline.threads + 2
             } ?? false
         }
-        let end = await Self.settled()
+        let end = await ProcessResources.settled()
         print("""
             leak check, \(Self.cycles) cycles in \(clock.now - began):
               before:                   \(start)
@@ -78,21 +79,5 @@ struct LeakTests {
             return false
         }
         return true
-    }
-
-    /// The process's resources once the last cycle's agents finished closing (their GLib
-    /// threads exit after libnice's asynchronous close): the reading after the counts stop
-    /// falling for 20 consecutive polls.
-    private static func settled() async -> ProcessResources {
-        var last = ProcessResources.current()
-        var stable = 0
-        let deadline = ContinuousClock.now + .seconds(30)
-        while stable < 20, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-            let now = ProcessResources.current()
-            if now?.threads == last?.threads, now?.fileDescriptors == last?.fileDescriptors { stable += 1 } else { stable = 0 }
-            last = now
-        }
-        return last ?? ProcessResources(fileDescriptors: 0, threads: 0, residentKiB: 0)
     }
 }

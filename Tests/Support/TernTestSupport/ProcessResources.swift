@@ -2,17 +2,23 @@ import Foundation
 
 /// What this process holds right now, read from Linux's /proc: open file descriptors, threads
 /// and resident memory. For leak tests.
-struct ProcessResources: CustomStringConvertible, Sendable {
+public struct ProcessResources: CustomStringConvertible, Sendable {
     /// Entries in /proc/self/fd (sockets, eventfds, pipes, files; the count includes the one
     /// descriptor used to list the directory, the same in every reading).
-    var fileDescriptors: Int
+    public var fileDescriptors: Int
     /// `Threads:` in /proc/self/status.
-    var threads: Int
+    public var threads: Int
     /// `VmRSS:` in /proc/self/status, in KiB.
-    var residentKiB: Int
+    public var residentKiB: Int
+
+    public init(fileDescriptors: Int, threads: Int, residentKiB: Int) {
+        self.fileDescriptors = fileDescriptors
+        self.threads = threads
+        self.residentKiB = residentKiB
+    }
 
     /// Reads the current values; nil where /proc is unavailable (not Linux).
-    static func current() -> ProcessResources? {
+    public static func current() -> ProcessResources? {
         guard let fds = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"),
               let handle = FileHandle(forReadingAtPath: "/proc/self/status") else { return nil }
         // Read to EOF: /proc files report size 0, so size-based readers get nothing.
@@ -26,7 +32,25 @@ struct ProcessResources: CustomStringConvertible, Sendable {
         return ProcessResources(fileDescriptors: fds.count, threads: threads, residentKiB: rss)
     }
 
-    var description: String {
+    public var description: String {
         "fds \(fileDescriptors), threads \(threads), RSS \(String(format: "%.1f", Double(residentKiB) / 1024)) MiB"
+    }
+}
+
+extension ProcessResources {
+    /// The reading once the counts stop falling: closed ICE agents' GLib threads exit after
+    /// libnice's asynchronous close, so the first reading after a teardown is still high. The
+    /// reading after 20 consecutive polls (10 ms apart) with the same threads and fds, or after 30 s.
+    public static func settled() async -> ProcessResources {
+        var last = current()
+        var stable = 0
+        let deadline = ContinuousClock.now + .seconds(30)
+        while stable < 20, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+            let now = current()
+            if now?.threads == last?.threads, now?.fileDescriptors == last?.fileDescriptors { stable += 1 } else { stable = 0 }
+            last = now
+        }
+        return last ?? ProcessResources(fileDescriptors: 0, threads: 0, residentKiB: 0)
     }
 }

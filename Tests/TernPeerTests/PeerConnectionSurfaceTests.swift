@@ -1,0 +1,110 @@
+import Synchronization
+import Testing
+import TernCore
+import TernMedia
+import TernPeer
+
+/// Parts of the W3C surface that the scenario tests use without checking: `negotiationneeded`,
+/// the ICE gathering state, SCTP only with an application section, and the whole getStats shape.
+@Suite("Peer connection events, gathering state, SCTP start and stats shape", .serialized)
+struct PeerConnectionSurfaceTests {
+    @Test("negotiationneeded fires for addTransceiver and createDataChannel; gathering goes new → gathering → complete")
+    func negotiationNeededAndGatheringState() async throws {
+        let pair = try PeerPair()
+        defer { pair.close() }
+        let callerEvents = Mutex<[PeerConnectionEvent]>([])
+        let tasks = pair.startTrickle(onCaller: { event in callerEvents.withLock { $0.append(event) } })
+        defer { tasks.forEach { $0.cancel() } }
+        #expect(pair.caller.iceGatheringState == .new)
+
+        _ = try pair.caller.addTransceiver(.audio, direction: .sendrecv)
+        #expect(await eventually { callerEvents.withLock { $0.contains(where: \.isNegotiationNeeded) } })
+        try await pair.negotiate()
+        #expect(await eventually { pair.caller.connectionState == .connected }, "\(pair.diagnosis)")
+        #expect(await eventually { pair.caller.iceGatheringState == .complete })
+        let gathering = callerEvents.withLock { $0 }.compactMap { event -> String? in
+            if case let .iceGatheringStateChanged(state) = event { "\(state)" } else { nil }
+        }
+        #expect(gathering == ["gathering", "complete"])
+
+        // A data channel on a connection without an application section needs a new exchange.
+        let before = callerEvents.withLock { $0.filter(\.isNegotiationNeeded).count }
+        _ = try pair.caller.createDataChannel("later")
+        #expect(await eventually { callerEvents.withLock { $0.filter(\.isNegotiationNeeded).count } == before + 1 })
+    }
+
+    @Test("an audio-only connection starts no SCTP association: no SCTP packet either way, no data-channel stats")
+    func noApplicationSectionNoSCTP() async throws {
+        let tapped = Mutex<[TappedPacket.Kind]>([])
+        var configuration = PeerConfiguration.loopback
+        configuration.packetTap = { packet in tapped.withLock { $0.append(packet.kind) } }
+        let pair = try PeerPair(configuration: configuration)
+        defer { pair.close() }
+        let tasks = pair.startTrickle()
+        defer { tasks.forEach { $0.cancel() } }
+        let audio = try pair.caller.addTransceiver(.audio, direction: .sendonly)
+        try await pair.negotiate()
+        #expect(await eventually { pair.caller.connectionState == .connected && pair.callee.connectionState == .connected },
+                "\(pair.diagnosis)")
+        #expect(pair.caller.localDescription?.sdp.contains("m=application") == false)
+        var tone = SineToneSource(frequency: 440)
+        for _ in 0..<25 {
+            try audio.sender.send(audio: tone.nextFrame())
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(await eventually { tapped.withLock { $0.contains(.rtp) } })
+        #expect(!tapped.withLock { $0.contains(.sctp) }, "no SCTP packet was sent or received")
+        #expect(pair.caller.getStats().entries(ofType: "data-channel").isEmpty)
+    }
+
+    @Test("an audio + video + data call's getStats has all twelve W3C entry types with their standard fields")
+    func statsReportHasEveryType() async throws {
+        let pair = try PeerPair()
+        defer { pair.close() }
+        let tasks = pair.startTrickle()
+        defer { tasks.forEach { $0.cancel() } }
+        let audio = try pair.caller.addTransceiver(.audio, direction: .sendrecv)
+        let video = try pair.caller.addTransceiver(.video, direction: .sendrecv)
+        let channel = try pair.caller.createDataChannel("stats")
+        try await pair.negotiate()
+        #expect(await eventually { channel.readyState == .open }, "\(pair.diagnosis)")
+        var tone = SineToneSource(frequency: 440)
+        var pattern = TestPatternSource(width: 160, height: 120)
+        for _ in 0..<150 {  // three seconds: receiver reports come back, so remote-inbound-rtp exists
+            try audio.sender.send(audio: tone.nextFrame())
+            try video.sender.send(video: pattern.nextFrame())
+            try await Task.sleep(for: .milliseconds(20))
+            if pair.caller.getStats().entries(ofType: "remote-inbound-rtp").count == 2 { break }
+        }
+        // The callee received; the caller's report then has both directions' entries.
+        let report = pair.caller.getStats()
+        let types = Set(report.entries.map(\.type))
+        let expected: Set = ["candidate-pair", "local-candidate", "remote-candidate", "transport", "certificate", "codec",
+                             "outbound-rtp", "remote-inbound-rtp", "media-source", "data-channel", "peer-connection"]
+        #expect(expected.isSubset(of: types), "missing: \(expected.subtracting(types))")
+        // inbound-rtp needs the callee to send: check it on the callee, which receives both kinds.
+        #expect(await eventually { pair.callee.getStats().entries(ofType: "inbound-rtp").count == 2 })
+        let callee = pair.callee.getStats()
+        let inbound = callee.entries(ofType: "inbound-rtp")
+        for entry in inbound {
+            for field in ["ssrc", "kind", "packetsReceived", "bytesReceived", "packetsLost", "jitter"] {
+                #expect(entry[field] != nil, "inbound-rtp without \(field)")
+            }
+        }
+        for entry in report.entries(ofType: "outbound-rtp") {
+            for field in ["ssrc", "kind", "packetsSent", "bytesSent"] { #expect(entry[field] != nil, "outbound-rtp without \(field)") }
+        }
+        let pairEntry = try #require(report.entries(ofType: "candidate-pair").first)
+        for field in ["state", "nominated", "localCandidateId", "remoteCandidateId"] {
+            #expect(pairEntry[field] != nil, "candidate-pair without \(field)")
+        }
+        let dataChannel = try #require(report.entries(ofType: "data-channel").first)
+        for field in ["label", "state", "messagesSent", "bytesSent", "messagesReceived", "bytesReceived"] {
+            #expect(dataChannel[field] != nil, "data-channel without \(field)")
+        }
+    }
+}
+
+extension PeerConnectionEvent {
+    var isNegotiationNeeded: Bool { if case .negotiationNeeded = self { true } else { false } }
+}
