@@ -24,6 +24,10 @@ ROWS = [
      "(Chromium offer: audio, video, application) with SDPParser().parse + .text; peer: aiortc "
      "SessionDescription.parse + str() on the same file in the same run. Ratio = aiortc µs / Tern µs "
      "(issue #12 goal: ≥ 20×)."),
+    ("sdp_parse_ns_per_line_2k", "Parse of one audio section with 2,000 repeated attribute lines (SDPParser, size "
+     "limit raised to fit), ns per attribute line: the bounded-work check of issue #3."),
+    ("sdp_parse_ns_per_line_20k", "The same with 20,000 lines (the case one browser's parser takes over 30 s for): "
+     "linear parsing keeps ns per line about equal to the 2,000-line row."),
     ("rtp_parse_write_Mpps", "RTPPacket(parsing:) of a 1100-byte-payload packet with two header extensions, "
      "sequence number changed, write(to:) into a reused buffer; million packets per second."),
     ("rtcp_compound_parse_per_s", "RTCPPacket.parseCompound of one 196-byte compound as a Chromium peer sending and "

@@ -637,6 +637,7 @@ class Peer:
             self.figures["video"] = {"framesDecoded": self.video_frames, "countersRead": len(counters),
                                      "distinctCounters": distinct, "counterSpan": span,
                                      "decodedRatio": round(ratio, 3), "resolution": self.video_size,
+                                     "sentResolution": f"{VIDEO_W}x{VIDEO_H}",
                                      "framesSent": self.video_track.sent if self.video_track else 0,
                                      "inOrder": counters == sorted(counters)}
             self.checks["video"] = "ok" if span >= 30 and ratio >= 0.9 else \

@@ -597,7 +597,11 @@ async function finish(why) {
   finished = true;
   R.ended = why; R.endedMs = ms(); R.ternEchoed = dc.ternEchoed;
   try { await collectStats(); } catch (e) { fail(`getStats: ${e}`); }
-  if (pc) { R.finalConnectionState = pc.connectionState; pc.close(); }
+  if (pc) {
+    R.finalConnectionState = pc.connectionState;
+    R.finalTransceivers = pc.getTransceivers().map(t => `${t.receiver.track.kind}:${t.currentDirection}`);
+    pc.close();
+  }
   log(`finished: ${why}`);
   await post('/result', R);
 }

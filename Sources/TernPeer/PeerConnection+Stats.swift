@@ -122,6 +122,10 @@ extension PeerConnection {
                 if let track {
                     values["framesReceived"] = .int(Int64(track.framesReceived))
                     values["framesDecoded"] = .int(Int64(track.framesDecoded))
+                    if let size = track.frameSize {
+                        values["frameWidth"] = .int(Int64(size.width))
+                        values["frameHeight"] = .int(Int64(size.height))
+                    }
                 }
                 if receiver.info.kind == .video {
                     values["framesDropped"] = .int(Int64(receiver.framesDropped))

@@ -37,6 +37,8 @@ public final class RemoteTrack: Sendable {
         var videoDecoder: VP8Decoder?
         var framesReceived = 0
         var framesDecoded = 0
+        /// Size of the last decoded video picture (W3C `frameWidth`/`frameHeight`).
+        var frameSize: (width: Int, height: Int)?
         var decodeFailures = 0
         var lastAudio: [Int16] = []
         var encoded: AsyncStream<EncodedFrame>.Continuation?
@@ -57,6 +59,9 @@ public final class RemoteTrack: Sendable {
     public var framesReceived: Int { state.withLock { $0.framesReceived } }
     /// Frames decoded (W3C `framesDecoded`).
     public var framesDecoded: Int { state.withLock { $0.framesDecoded } }
+    /// Width and height of the last decoded video picture (W3C `frameWidth`, `frameHeight`); nil
+    /// before the first one and for audio.
+    public var frameSize: (width: Int, height: Int)? { state.withLock { $0.frameSize } }
     /// Frames the decoder refused.
     public var decodeFailures: Int { state.withLock { $0.decodeFailures } }
     /// Audio frames made up for lost packets (Opus FEC or PLC), W3C `concealmentEvents`-like count.
@@ -122,6 +127,7 @@ public final class RemoteTrack: Sendable {
                 }
                 guard let picture = try decoder.decode(frame) else { return (nil, false) }
                 state.framesDecoded += 1
+                state.frameSize = (picture.width, picture.height)
                 return (picture, false)
             } catch {
                 state.decodeFailures += 1

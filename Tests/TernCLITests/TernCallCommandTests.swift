@@ -66,6 +66,7 @@ struct TernCallCommandTests {
         #expect((value(summary, "media.audio.packetsReceived") as? Int ?? 0) > 50)
         #expect(value(summary, "media.audio.detectedToneHz") as? Double == 440)
         #expect((value(summary, "media.video.framesDecoded") as? Int ?? 0) > 10)
+        #expect(value(summary, "media.video.resolution") as? String == "320x240", "decoded as sent")
         #expect((value(summary, "dataChannel.messagesReceived") as? Int ?? 0) >= 4)
         // Every line is JSON.
         for line in run.lines {

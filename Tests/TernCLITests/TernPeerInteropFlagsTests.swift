@@ -76,6 +76,20 @@ struct TernPeerInteropFlagsTests {
         #expect(items == [["k", "v"], ["note", "é \"q\""]])
     }
 
+    @Test("--request-video-after on an audio call: video added both ways, frames decode, removed again, frames stop")
+    func videoAddedAndRemovedMidCall() async throws {
+        let run = try await rig.call(bob: ["--audio"], alice: ["--audio", "--duration", "10", "--request-video-after", "1"])
+        let alice = try #require(run.alice.summary, "no summary from alice: \(run.alice.lines.suffix(5))")
+        #expect(run.aliceStatus == 0, "alice: \(alice["result"] ?? "?")")
+        #expect(run.bobStatus == 0)
+        let steps = rig.value(alice, "steps") as? [[String: Any]] ?? []
+        for name in ["video added", "video removed"] {
+            let step = steps.first { $0["name"] as? String == name }
+            #expect(step?["passed"] as? Bool == true, "\(name): \(step ?? [:])")
+        }
+        #expect((rig.value(alice, "media.video.framesDecoded") as? Int ?? 0) >= 30)
+    }
+
     @Test("flags used in the wrong role are usage errors")
     func roleFlagsAreChecked() async throws {
         for arguments in [["--call", "bob", "--reject", "declined"], ["--answer", "--cancel-after", "1"],

@@ -86,6 +86,8 @@ struct PeerConnectionSurfaceTests {
         #expect(await eventually { pair.callee.getStats().entries(ofType: "inbound-rtp").count == 2 })
         let callee = pair.callee.getStats()
         let inbound = callee.entries(ofType: "inbound-rtp")
+        let inboundVideo = try #require(inbound.first { $0["kind"] == .string("video") })
+        #expect(inboundVideo["frameWidth"] == .int(160) && inboundVideo["frameHeight"] == .int(120), "the size the caller sent")
         for entry in inbound {
             for field in ["ssrc", "kind", "packetsReceived", "bytesReceived", "packetsLost", "jitter"] {
                 #expect(entry[field] != nil, "inbound-rtp without \(field)")

@@ -17,6 +17,8 @@ struct CallSummary {
     var audioPacketsReceived = 0
     var detectedToneHz: Double?
     var videoFramesDecoded = 0
+    /// Size of the last picture decoded ("WIDTHxHEIGHT"), to compare with what the peer sent.
+    var videoResolution: String?
     var messagesReceived = 0
     var offerSDP: String?
     var answerSDP: String?
@@ -103,6 +105,7 @@ struct CallSummary {
         audioPacketsReceived = Int(audio?["packetsReceived"]?.number ?? 0)
         detectedToneHz = receiver.detectedToneHz
         videoFramesDecoded = receiver.snapshot.tracks.filter { $0.info.kind == .video }.map(\.framesDecoded).reduce(0, +)
+        videoResolution = receiver.snapshot.tracks.compactMap(\.frameSize).last.map { "\($0.width)x\($0.height)" }
     }
 
     /// The same figures read later, keeping the larger counts: `tern peer` samples while the call
@@ -111,6 +114,7 @@ struct CallSummary {
         var result = later
         result.audioPacketsReceived = max(audioPacketsReceived, later.audioPacketsReceived)
         result.videoFramesDecoded = max(videoFramesDecoded, later.videoFramesDecoded)
+        result.videoResolution = later.videoResolution ?? videoResolution
         result.detectedToneHz = later.detectedToneHz ?? detectedToneHz
         result.localCandidateType = later.localCandidateType ?? localCandidateType
         result.remoteCandidateType = later.remoteCandidateType ?? remoteCandidateType
@@ -147,7 +151,8 @@ struct CallSummary {
         ]
         var audio: [String: JSONValue] = ["packetsReceived": .int(audioPacketsReceived),
                                           "detectedToneHz": detectedToneHz.map { .number($0) } ?? .null]
-        var video: [String: JSONValue] = ["framesDecoded": .int(videoFramesDecoded)]
+        var video: [String: JSONValue] = ["framesDecoded": .int(videoFramesDecoded),
+                                          "resolution": videoResolution.map(JSONValue.string) ?? .null]
         var dataChannel: [String: JSONValue] = ["messagesReceived": .int(messagesReceived)]
         if let peer {
             object["user"] = .string(peer.user)

@@ -122,7 +122,7 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Print the whole W3C stats report (getStats()) every this many seconds while the call is up.", valueName: "seconds"))
     var statsInterval: Double?
 
-    @Option(help: ArgumentHelp("This many seconds into the call, ask the other side to add video both ways (setVideoMode(.sendReceive)); checks frames then decode.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("This many seconds into the call, ask the other side to add video both ways (setVideoMode(.sendReceive)), check frames decode, then remove it again (.disabled) and check frames stop.", valueName: "seconds"))
     var requestVideoAfter: Double?
 
     @Option(help: ArgumentHelp("This many seconds into the call, restart ICE from this side (a re-offer with new credentials); checks media goes on.", valueName: "seconds"))

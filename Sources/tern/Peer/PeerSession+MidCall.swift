@@ -22,12 +22,39 @@ extension PeerSession {
         return true
     }
 
-    /// Frames of the added video decode here within 10 s.
-    mutating func checkAddedVideo(_ participant: CallParticipant) async {
-        let decoded = { participant.snapshot.tracks.filter { $0.info.kind == .video }.map(\.framesDecoded).reduce(0, +) }
+    /// Frames of the added video decode here within 10 s; true if they did.
+    mutating func checkAddedVideo(_ participant: CallParticipant) async -> Bool {
+        let decoded = { Self.videoFramesDecoded(participant) }
         let arrived = await waitFor(seconds: 10) { decoded() >= 30 }
         steps.check("video added", arrived, passed: "video added both ways by renegotiation; \(decoded()) frames decoded",
                     failed: "video added both ways, but only \(decoded()) frames decoded within 10 s")
+        return arrived
+    }
+
+    /// Removes the video again (this side's re-offer with the video section inactive); passes
+    /// when the call facade reports the video channels inactive and frames stop arriving.
+    mutating func removeAddedVideo(_ participant: CallParticipant) async {
+        timeline.log("tern", "\(participant.name): removing the video again")
+        do { try await participant.agent.setVideoMode(.disabled) } catch {
+            steps.fail("video removed", "setVideoMode(.disabled) refused: \(error)")
+            return
+        }
+        let removed = await waitFor(seconds: 10) { participant.snapshot.videoUpdates.last == .disabled }
+        guard removed else {
+            steps.fail("video removed", "no videoChannelsUpdated(inactive) within 10 s (updates \(participant.snapshot.videoUpdates))")
+            return
+        }
+        // Frames already on the wire may still decode; after a second nothing more may arrive.
+        _ = await waitFor(seconds: 1) { false }
+        let settled = Self.videoFramesDecoded(participant)
+        _ = await waitFor(seconds: 2) { false }
+        let after = Self.videoFramesDecoded(participant) - settled
+        steps.check("video removed", after == 0, passed: "video removed by renegotiation (inactive); no frame decoded in the 2 s after",
+                    failed: "video inactive, but \(after) frames still decoded in the 2 s after")
+    }
+
+    static func videoFramesDecoded(_ participant: CallParticipant) -> Int {
+        participant.snapshot.tracks.filter { $0.info.kind == .video }.map(\.framesDecoded).reduce(0, +)
     }
 
     /// Restarts ICE from this side; passes when the answer carries new remote credentials, ICE

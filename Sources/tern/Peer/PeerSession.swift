@@ -314,7 +314,7 @@ struct PeerSession {
         while participant.snapshot.callStates.last != "ENDED" {
             if let after = options.requestVideoAfter, !videoRequested, clock.now >= start + after {
                 videoRequested = true
-                if await requestVideo(participant) { await checkAddedVideo(participant) }
+                if await requestVideo(participant), await checkAddedVideo(participant) { await removeAddedVideo(participant) }
             }
             if let after = options.restartIceAfter, !iceRestarted, clock.now >= start + after {
                 iceRestarted = true
