@@ -153,6 +153,21 @@ def dominant_hz(samples):
 MANAGE_NOTE = 'héllo "tern" \\ / ✓\ttab'
 
 
+def video_direction(sdp):
+    """The direction attribute of the first video section of `sdp` ('sendrecv' when absent); None without video."""
+    in_video = False
+    direction = None
+    for line in sdp.splitlines():
+        if line.startswith("m="):
+            if in_video:
+                break
+            in_video = line.startswith("m=video")
+            direction = "sendrecv" if in_video else None
+        elif in_video and line[2:] in ("sendrecv", "sendonly", "recvonly", "inactive") and line.startswith("a="):
+            direction = line[2:]
+    return direction
+
+
 def manage_envelope(event_type, items):
     """The exact bytes Docs/MANAGE-CALL.md prescribes: two keys in order, no whitespace,
     RFC 8259 escapes with lowercase \\u00xx, non-ASCII and '/' as UTF-8."""
@@ -205,6 +220,8 @@ class Peer:
         self.remote_max_message = None
         self.manage_channel = None
         self.manage_received = []
+        self.video_requests = []      # videoRequest envelopes answered (--accept-video)
+        self.video_offers = []        # the video direction of each re-offer after the first
         self.tasks = []
 
     def log(self, *parts):
@@ -251,6 +268,8 @@ class Peer:
                 if self.pc is None:
                     self.make_pc()
                 await self.pc.setRemoteDescription(RTCSessionDescription(sdp=desc["sdp"], type="offer"))
+                if self.args.accept_video:
+                    self.video_offers.append(video_direction(desc["sdp"]))
                 self.attach_media_after_offer()
                 answer = await self.pc.createAnswer()
                 await self.pc.setLocalDescription(answer)
@@ -329,7 +348,28 @@ class Peer:
 
     def adopt_manage(self, channel):
         self.manage_channel = channel
-        channel.on("message", lambda m: self.manage_received.append(m))
+
+        @channel.on("message")
+        def on_message(message):
+            self.manage_received.append(message)
+            if self.args.accept_video:
+                self.answer_video_request(channel, message)
+
+    def answer_video_request(self, channel, message):
+        """Docs/MANAGE-CALL.md: accept a videoRequest with the mirrored mode; the requester then
+        re-offers, and attach_media_after_offer sends our pattern on the video section it adds."""
+        try:
+            envelope = json.loads(message)
+        except (TypeError, ValueError):
+            return
+        if envelope.get("eventType") != "videoRequest":
+            return
+        items = {d.get("dataName"): d.get("dataValue") for d in envelope.get("manageCallEventData") or []}
+        mirror = {"sendrecv": "sendrecv", "sendonly": "recvonly", "recvonly": "sendonly", "inactive": "inactive"}
+        mode = mirror.get(items.get("videoMode"), "inactive")
+        channel.send(manage_envelope("videoAnswer", [("requestId", items.get("requestId") or ""), ("videoMode", mode)]))
+        self.video_requests.append({"requestId": items.get("requestId"), "requested": items.get("videoMode"), "answered": mode})
+        self.log("video request", items.get("requestId"), items.get("videoMode"), "accepted as", mode)
 
     async def manage_call(self):
         """Sends the envelopes of --manage-call (byte-exact format of Docs/MANAGE-CALL.md) and checks
@@ -371,7 +411,7 @@ class Peer:
                 self.tone_track = ToneTrack(self.args.tone)
                 transceiver.sender.replaceTrack(self.tone_track)
                 transceiver.direction = "sendrecv"
-            if transceiver.kind == "video" and self.args.video and self.video_track is None:
+            if transceiver.kind == "video" and (self.args.video or self.video_requests) and self.video_track is None:
                 self.video_track = PatternTrack()
                 transceiver.sender.replaceTrack(self.video_track)
                 transceiver.direction = "sendrecv"
@@ -642,6 +682,18 @@ class Peer:
                                      "inOrder": counters == sorted(counters)}
             self.checks["video"] = "ok" if span >= 30 and ratio >= 0.9 else \
                 f"failed: {distinct} of {span} frames decoded ({ratio:.0%})"
+        if args.accept_video:
+            # Video a Tern re-offer added to an audio call (and then set inactive again).
+            self.figures["videoAdded"] = {"requests": self.video_requests, "offers": self.video_offers,
+                                          "framesDecoded": self.video_frames, "resolution": self.video_size,
+                                          "framesSent": self.video_track.sent if self.video_track else 0,
+                                          "finalDirections": [f"{t.kind}:{t.currentDirection}"
+                                                              for t in self.pc.getTransceivers()] if self.pc else []}
+            directions = [d for d in self.video_offers if d is not None]
+            ok = len(self.video_requests) == 1 and self.video_frames >= 30 and len(directions) >= 2 \
+                and directions[0] != "inactive" and directions[-1] == "inactive"
+            self.checks["videoAdded"] = "ok" if ok else \
+                f"failed: requests {self.video_requests}, offers {self.video_offers}, {self.video_frames} frames decoded"
         if args.echo:
             self.figures["echo"] = {"channels": self.echo_labels, "echoed": self.echoed}
 
@@ -666,6 +718,8 @@ def main():
     parser.add_argument("--data-timeout", type=float, default=60)
     parser.add_argument("--echo", action="store_true")
     parser.add_argument("--manage-call", action="store_true", help="send sendMessage and callMinimized envelopes")
+    parser.add_argument("--accept-video", action="store_true",
+                        help="accept a videoRequest on manage-call and send video on the section the re-offer adds")
     parser.add_argument("--expect-message", action="append", metavar="NAME=VALUE",
                         help="the sendMessage envelope expected from the remote (items in order)")
     parser.add_argument("--tone", type=float, default=880)

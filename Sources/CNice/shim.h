@@ -8,6 +8,7 @@
 
 #include <agent.h>
 #include <nice/debug.h>
+#include <nice/interfaces.h>
 #include <glib.h>
 #include <glib-object.h>
 

@@ -15,8 +15,13 @@ public struct IceConfiguration: Sendable {
     /// transport stays tiny, and it cuts loopback/LAN set-up from ~22 ms to ~7 ms
     /// (Docs/ICE.md). Raise it for many simultaneous transports behind one NAT.
     public var stunPacing: Duration = .milliseconds(5)
-    /// Local addresses to gather host candidates on (empty: every interface).
+    /// Local addresses to gather host candidates on (empty, with `allowedInterfaces` empty too:
+    /// every interface).
     public var allowedAddresses: [String] = []
+    /// Network interfaces (by name, e.g. `eth0`, `lo`) to gather host candidates on: each adds
+    /// the address libnice reads for it (its first IPv4 address) to `allowedAddresses`. An
+    /// interface that does not exist or has no address makes `IceTransport.init` throw.
+    public var allowedInterfaces: [String] = []
     /// Local port range for host candidates (nil: any port).
     public var portRange: ClosedRange<UInt16>?
     /// Initial STUN retransmission timeout for checks (libnice `stun-initial-timeout`; 500 ms in 0.1.21).

@@ -30,7 +30,19 @@ extension IceTransport {
             tern_g_object_set_uint(obj, "stun-initial-timeout", guint(max(1, min(t.milliseconds, 60_000))))
         }
         if let n = c.stunMaxRetransmissions { tern_g_object_set_uint(obj, "stun-max-retransmissions", n) }
-        for text in c.allowedAddresses {
+        var addresses = c.allowedAddresses
+        for name in c.allowedInterfaces {
+            let found: String? = name.withCString { cName in
+                guard let ip = nice_interfaces_get_ip_for_interface(UnsafeMutablePointer(mutating: cName)) else { return nil }
+                defer { g_free(ip) }
+                return String(cString: ip)
+            }
+            guard let found else {
+                throw .invalidConfiguration(reason: "allowed interface '\(name)' does not exist or has no IPv4 address")
+            }
+            if !addresses.contains(found) { addresses.append(found) }
+        }
+        for text in addresses {
             var address = NiceAddress()
             nice_address_init(&address)
             guard nice_address_set_from_string(&address, text) != 0 else {

@@ -206,3 +206,43 @@ import TernCore
         for t in tasks { await t.value }
     }
 }
+
+/// Where host candidates come from: interfaces by name, and the port range.
+@Suite struct IceLocalAddressTests {
+    private func gatheredCandidates(_ configuration: IceConfiguration) async throws -> [IceCandidate] {
+        let transport = try IceTransport(configuration: configuration, role: .controlling)
+        defer { transport.close() }
+        try transport.gather()
+        var candidates: [IceCandidate] = []
+        for await event in transport.events {
+            if case let .candidate(c) = event { candidates.append(c) }
+            if case .gatheringComplete = event { break }
+        }
+        return candidates
+    }
+
+    @Test func anAllowedInterfaceByNameGathersOnItsAddressOnly() async throws {
+        var configuration = IceConfiguration()
+        configuration.allowedInterfaces = ["lo"]
+        let candidates = try await gatheredCandidates(configuration)
+        #expect(candidates.map(\.address) == ["127.0.0.1"])
+    }
+
+    @Test func anUnknownInterfaceIsAConfigurationErrorNamingIt() {
+        var configuration = IceConfiguration()
+        configuration.allowedInterfaces = ["tern-no-such-if0"]
+        #expect {
+            _ = try IceTransport(configuration: configuration, role: .controlling)
+        } throws: { error in
+            "\(error)".contains("tern-no-such-if0")
+        }
+    }
+
+    @Test func hostCandidatesTakeTheirPortFromThePortRange() async throws {
+        var configuration = IceConfiguration.loopback
+        configuration.portRange = 47_311...47_319
+        let candidates = try await gatheredCandidates(configuration)
+        #expect(!candidates.isEmpty)
+        #expect(candidates.allSatisfy { (47_311...47_319).contains($0.port) }, "\(candidates.map(\.port))")
+    }
+}
