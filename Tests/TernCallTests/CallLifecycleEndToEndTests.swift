@@ -129,6 +129,45 @@ struct CallLifecycleEndToEndTests {
         await rig.finish()
     }
 
+    @Test("incomingCalls, callStates and clientStates carry their part of the events, in order, with ids and txCodes")
+    func filteredStreams() async throws {
+        var rig = try await Rig.start()
+        let (alice, aliceSeen) = try await rig.agent("alice")
+        let (bob, bobSeen) = try await rig.agent("bob")
+        let invites = Task { () -> [String] in
+            var seen: [String] = []
+            for await incoming in bob.incomingCalls {
+                seen.append("\(incoming.invite.from) \(incoming.invite.attachedData.map { "\($0.name)=\($0.value)" })")
+                break
+            }
+            return seen
+        }
+        let aliceStates = Task { () -> [String] in
+            var seen: [String] = []
+            for await change in alice.callStates {
+                seen.append(change.state.rawValue + (change.reason.map { "(\($0))" } ?? "") + " " + change.txCode)
+                if change.state.rawValue == "ENDED" { break }
+            }
+            return seen
+        }
+        let callId = try await alice.call(to: "bob", media: .audioOnly,
+                                          attachedData: [CallDataItem(name: "processName", value: "CustOnboarding")],
+                                          txCode: "tx-7")
+        #expect(await EndToEnd.eventually { bobSeen.invites.withLock { $0 } == 1 })
+        try await bob.accept(media: .audioOnly)
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS" })
+        try await alice.hangUp()
+        #expect(await invites.value == ["alice [\"processName=CustOnboarding\"]"])
+        #expect(await aliceStates.value == ["RINGING tx-7", "CONNECTING tx-7", "IN_PROGRESS tx-7", "ENDED(localHangUp) tx-7"])
+        var clientStates: [String] = []
+        for await state in alice.clientStates {
+            clientStates.append("\(state)")
+            if clientStates.contains("running") { break }
+        }
+        #expect(clientStates.contains("running"), "\(clientStates) (callId \(callId))")
+        await rig.finish()
+    }
+
     @Test("the caller hangs up: caller localHangUp, callee remoteHangUp")
     func callerHangsUp() async throws {
         var rig = try await Rig.start()

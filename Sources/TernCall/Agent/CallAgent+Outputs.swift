@@ -28,6 +28,12 @@ extension CallAgent {
                 await perform(action)
             default:
                 continuation.yield(.call(output))
+                switch output {
+                case let .incomingCall(invite, txCode): incomingCallsContinuation.yield((invite, txCode))
+                case let .stateChanged(change): callStatesContinuation.yield(change)
+                case let .clientStateChanged(state): clientStatesContinuation.yield(state)
+                default: break
+                }
             }
         }
         drainingOutputs = false

@@ -13,10 +13,23 @@ import TernSDP
 public actor CallAgent {
     /// Events for the application, in order. Single consumer.
     public nonisolated let events: AsyncStream<CallAgentEvent>
+    /// Only the incoming calls (the `.call(.incomingCall)` events of `events`), with the txCode
+    /// the app gave: for apps that want the ringing path on its own. Single consumer; keeps the
+    /// newest 64 while nobody reads, so an app that never reads it loses nothing else.
+    public nonisolated let incomingCalls: AsyncStream<(invite: CallInvite, txCode: String)>
+    /// Only the call state changes (`NO_CALL` → … → `ENDED` with the end reason, call id and
+    /// txCode). Single consumer; keeps the newest 64 while nobody reads.
+    public nonisolated let callStates: AsyncStream<CallStateChange>
+    /// Only the call client's own states (`stopped`, `starting`, `running`, `paused`, `resuming`,
+    /// `failed`). Single consumer; keeps the newest 64 while nobody reads.
+    public nonisolated let clientStates: AsyncStream<CallClientState>
     /// Our user id on the signaling server.
     public nonisolated let user: String
 
     let continuation: AsyncStream<CallAgentEvent>.Continuation
+    let incomingCallsContinuation: AsyncStream<(invite: CallInvite, txCode: String)>.Continuation
+    let callStatesContinuation: AsyncStream<CallStateChange>.Continuation
+    let clientStatesContinuation: AsyncStream<CallClientState>.Continuation
     /// The live signaling connection; nil while disconnected (`paused`, `resuming`, `stopped`).
     var signaling: SignalingClient?
     /// Opens and registers a new connection (reconnects); nil when the app handed over one client.
@@ -70,6 +83,10 @@ public actor CallAgent {
         self.clock = clock
         self.core = CallClient(configuration: configuration)
         (events, continuation) = AsyncStream.makeStream(of: CallAgentEvent.self, bufferingPolicy: .unbounded)
+        (incomingCalls, incomingCallsContinuation) = AsyncStream.makeStream(
+            of: (invite: CallInvite, txCode: String).self, bufferingPolicy: .bufferingNewest(64))
+        (callStates, callStatesContinuation) = AsyncStream.makeStream(of: CallStateChange.self, bufferingPolicy: .bufferingNewest(64))
+        (clientStates, clientStatesContinuation) = AsyncStream.makeStream(of: CallClientState.self, bufferingPolicy: .bufferingNewest(64))
     }
 
     /// Starts the client: from here calls can be placed and received.
@@ -87,6 +104,9 @@ public actor CallAgent {
         for task in tasks { task.cancel() }
         timer?.cancel()
         continuation.finish()
+        incomingCallsContinuation.finish()
+        callStatesContinuation.finish()
+        clientStatesContinuation.finish()
     }
 
     // MARK: Calls
