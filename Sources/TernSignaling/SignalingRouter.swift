@@ -25,6 +25,9 @@ public struct SignalingRouter: Sendable {
     var devicesByUser: [String: [SignalingConnectionID]] = [:]
     var calls: [String: SignalingCall] = [:]
     var queues: [String: [SignalingQueueEntry]] = [:]
+    /// Messages refused since the router started, by error code (malformed, unauthorized,
+    /// someone else's call, too large, ...): the security counters of Docs/SIGNALING.md.
+    public private(set) var refusals: [SignalingErrorCode: Int] = [:]
 
     /// Creates a router; `secret: nil` accepts any token (development only).
     public init(secret: String? = nil, limits: SignalingLimits = SignalingLimits()) {
@@ -156,6 +159,7 @@ public struct SignalingRouter: Sendable {
                          into out: inout [SignalingRouterAction])
     {
         guard var state = connections[connection], !state.closing else { return }
+        refusals[error.code, default: 0] += 1
         state.consecutiveErrors += 1
         out.append(.send(connection, .error(error)))
         if state.consecutiveErrors >= limits.maxConsecutiveErrors {

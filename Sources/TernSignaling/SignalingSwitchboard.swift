@@ -49,12 +49,20 @@ public final class SignalingSwitchboard: Sendable {
     /// One text frame received on `connection`; `false` if the connection is closed.
     @discardableResult
     public func receive(_ text: String, from connection: SignalingConnectionID) -> Bool {
+        receiveReportingRefusals(text, from: connection) != nil
+    }
+
+    /// One text frame received on `connection`: the errors the router answered it with (empty
+    /// when it was accepted), or nil if the connection is closed. For a driver that logs refusals.
+    public func receiveReportingRefusals(_ text: String, from connection: SignalingConnectionID) -> [SignalingError]? {
         let now = clock.now()
         return state.withLock { state in
-            guard state.outlets[connection] != nil else { return false }
+            guard state.outlets[connection] != nil else { return nil }
             let actions = state.router.handle(connection: connection, text: text, now: now)
             Self.deliver(actions, in: &state)
-            return true
+            return actions.compactMap { action in
+                if case let .send(to, .error(error)) = action, to == connection { error } else { nil }
+            }
         }
     }
 
@@ -82,6 +90,9 @@ public final class SignalingSwitchboard: Sendable {
 
     /// Whether the router accepts any token (no secret).
     public var isOpenMode: Bool { state.withLock { $0.router.isOpenMode } }
+
+    /// Messages the router refused so far, by error code.
+    public var refusals: [SignalingErrorCode: Int] { state.withLock { $0.router.refusals } }
 
     /// Connections currently open.
     public var connectionCount: Int { state.withLock { $0.outlets.count } }

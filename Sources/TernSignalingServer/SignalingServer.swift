@@ -60,6 +60,9 @@ public actor SignalingServer {
 
     /// Stops accepting connections, closes the open ones (1001, going away) and waits
     /// for the server to finish.
+    /// Messages refused so far, by error code (malformed, unauthorized, someone else's call, ...).
+    public var refusals: [SignalingErrorCode: Int] { switchboard.refusals }
+
     public func shutdown() async {
         switchboard.closeAll(reason: "server shutting down")
         await group?.triggerGracefulShutdown()
@@ -85,10 +88,10 @@ public actor SignalingServer {
             router: Router(),
             server: .http1WebSocketUpgrade(
                 configuration: .init(ws: .init(maxFrameSize: Self.hardFrameLimit))
-            ) { [switchboard] request, _, _ in
+            ) { [switchboard, logger] request, _, _ in
                 guard request.path?.split(separator: "?").first == "/v1" else { return .dontUpgrade }
                 return .upgrade([:]) { inbound, outbound, _ in
-                    await Self.serve(inbound: inbound, outbound: outbound, switchboard: switchboard)
+                    await Self.serve(inbound: inbound, outbound: outbound, switchboard: switchboard, logger: logger)
                 }
             },
             configuration: .init(address: .hostname(host, port: port), serverName: "tern-signal"),
@@ -129,7 +132,7 @@ public actor SignalingServer {
 
     /// One WebSocket: frames in go to the switchboard, what it queues goes out.
     private static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-                              switchboard: SignalingSwitchboard) async
+                              switchboard: SignalingSwitchboard, logger: Logger) async
     {
         let (id, outgoing) = switchboard.open()
         await withTaskGroup(of: Void.self) { group in
@@ -146,9 +149,13 @@ public actor SignalingServer {
             }
             do {
                 for try await message in inbound.messages(maxSize: hardFrameLimit) {
-                    switch message {
-                    case .text(let text): switchboard.receive(text, from: id)
-                    case .binary(let buffer): switchboard.receive(String(buffer: buffer), from: id)
+                    let text: String = switch message {
+                    case .text(let text): text
+                    case .binary(let buffer): String(buffer: buffer)
+                    }
+                    // Every refused message is logged (and counted by the router: `refusals`).
+                    for error in switchboard.receiveReportingRefusals(text, from: id) ?? [] {
+                        logger.notice("refused a message from connection \(id): \(error.code) — \(error.message)")
                     }
                 }
             } catch {

@@ -53,8 +53,10 @@ struct SignalingBadInputTests {
         _ = h.send(2, .accept(callId: "c1"))
         _ = h.send(1, .enqueue(queue: "q", requestId: "r1", attachedData: []))
 
+        let refusedBefore = h.router.refusals[bad.code, default: 0]
         let out = h.json(3, bad.frame)
         #expect(errorCodes(out, to: 3) == [bad.code])
+        #expect(h.router.refusals[bad.code, default: 0] == refusedBefore + 1, "counted under its code")
         #expect(out.count == 1, "nothing but the error leaves the router")
 
         // mallory's connection is still up and registered, and the call still works.
