@@ -690,8 +690,11 @@ class Peer:
                                           "finalDirections": [f"{t.kind}:{t.currentDirection}"
                                                               for t in self.pc.getTransceivers()] if self.pc else []}
             directions = [d for d in self.video_offers if d is not None]
-            ok = len(self.video_requests) == 1 and self.video_frames >= 30 and len(directions) >= 2 \
-                and directions[0] != "inactive" and directions[-1] == "inactive"
+            # The request that adds video, then (removal needs no consent but is announced the
+            # same way) the one that sets it inactive.
+            requested = [r.get("requested") for r in self.video_requests]
+            ok = bool(requested) and requested[0] == "sendrecv" and self.video_frames >= 30 \
+                and len(directions) >= 2 and directions[0] != "inactive" and directions[-1] == "inactive"
             self.checks["videoAdded"] = "ok" if ok else \
                 f"failed: requests {self.video_requests}, offers {self.video_offers}, {self.video_frames} frames decoded"
         if args.echo:

@@ -356,13 +356,23 @@ function onEnvelope(data) {
 // The video escalation of Docs/MANAGE-CALL.md, answering side: accept with the mirrored mode; the
 // requester then re-offers, and attachCamera() sends our camera on the section it adds.
 R.videoRequests = [];
-function answerVideoRequest(data) {
+async function answerVideoRequest(data) {
   let m;
   try { m = JSON.parse(data); } catch (e) { return; }
   if (m.eventType !== 'videoRequest') return;
   const item = n => ((m.manageCallEventData || []).find(d => d.dataName === n) || {}).dataValue;
   const mirror = { sendrecv: 'sendrecv', sendonly: 'recvonly', recvonly: 'sendonly', inactive: 'inactive' };
   const mode = mirror[item('videoMode')] || 'inactive';
+  if (mode === 'inactive' && pc) {
+    // Chromium drops a receiver's inbound-rtp entry once its transceiver is inactive: keep what
+    // the video did before it is removed.
+    const stats = await pc.getStats();
+    stats.forEach(s => {
+      if (s.type === 'inbound-rtp' && s.kind === 'video') {
+        R.videoBeforeRemoval = { framesDecoded: s.framesDecoded, frameWidth: s.frameWidth, frameHeight: s.frameHeight };
+      }
+    });
+  }
   manageChannel.send(envelope('videoAnswer', [['requestId', item('requestId') || ''], ['videoMode', mode]]));
   R.videoRequests.push({ requestId: item('requestId'), requested: item('videoMode'), answered: mode, ms: ms() });
   log(`video request ${item('requestId')} (${item('videoMode')}) accepted as ${mode}`);

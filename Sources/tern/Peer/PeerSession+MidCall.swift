@@ -34,6 +34,7 @@ extension PeerSession {
     /// Removes the video again (this side's re-offer with the video section inactive); passes
     /// when the call facade reports the video channels inactive and frames stop arriving.
     mutating func removeAddedVideo(_ participant: CallParticipant) async {
+        _ = await waitFor(seconds: 2) { false }  // two more seconds of video both ways first
         timeline.log("tern", "\(participant.name): removing the video again")
         do { try await participant.agent.setVideoMode(.disabled) } catch {
             steps.fail("video removed", "setVideoMode(.disabled) refused: \(error)")
