@@ -67,21 +67,15 @@ struct CallSoakTests {
             if call == Self.warmUpCalls { warm = await ProcessResources.settled() }
         }
         let baseline = try #require(warm)
-        // Other suites share this process under `swift test`: wait (bounded) for what they hold now.
-        _ = await EndToEnd.eventually(seconds: 120) {
-            ProcessResources.current().map {
-                $0.fileDescriptors <= baseline.fileDescriptors + 4 && $0.threads <= baseline.threads + 2
-            } ?? false
-        }
-        let end = await ProcessResources.settled()
+        let end = await ProcessResources.final(comparedWith: baseline)
         print("""
             call soak, \(Self.calls) calls in \(clock.now - began):
               before:                 \(start)
               after \(Self.warmUpCalls) warm-up calls: \(baseline)
               after all \(Self.calls) calls:  \(end)
             """)
-        #expect(end.fileDescriptors <= baseline.fileDescriptors + 4, "\(baseline) → \(end)")
-        #expect(end.threads <= baseline.threads + 2, "\(baseline) → \(end)")
+        #expect(end.fileDescriptors <= baseline.fileDescriptors + ProcessResources.fileDescriptorSlack, "\(baseline) → \(end)")
+        #expect(end.threads <= baseline.threads + ProcessResources.threadSlack, "\(baseline) → \(end)")
         // Bounded as in the peer connection leak check (LeakTests): a leaked peer connection shows
         // first as a socket and a GLib thread; this catches memory alone from ~2.5 MiB a call.
         #expect(end.residentKiB - baseline.residentKiB < 50 * 1024, "\(baseline) → \(end)")

@@ -29,22 +29,15 @@ struct LeakTests {
             if cycle == Self.warmUpCycles { warm = await ProcessResources.settled() }
         }
         let baseline = try #require(warm)
-        // Other suites share this process under `swift test`; wait (bounded) for what they
-        // hold at this moment to go, so only our cycles are compared.
-        _ = await eventually(timeout: .seconds(120)) {
-            ProcessResources.current().map {
-                $0.fileDescriptors <= baseline.fileDescriptors + 4 && $0.threads <= baseline.threads + 2
-            } ?? false
-        }
-        let end = await ProcessResources.settled()
+        let end = await ProcessResources.final(comparedWith: baseline)
         print("""
             leak check, \(Self.cycles) cycles in \(clock.now - began):
               before:                   \(start)
               after \(Self.warmUpCycles) warm-up cycles: \(baseline)
               after all \(Self.cycles) cycles:  \(end)
             """)
-        #expect(end.fileDescriptors <= baseline.fileDescriptors + 4, "\(baseline) → \(end)")
-        #expect(end.threads <= baseline.threads + 2, "\(baseline) → \(end)")
+        #expect(end.fileDescriptors <= baseline.fileDescriptors + ProcessResources.fileDescriptorSlack, "\(baseline) → \(end)")
+        #expect(end.threads <= baseline.threads + ProcessResources.threadSlack, "\(baseline) → \(end)")
         // Bounded, not zero: the allocator keeps freed pages and GLib/OpenSSL caches grow a
         // little. Measured alone: +0.1 MiB over 100 cycles, +1.7 MiB over 900. The bound is wide
         // because under `make test` other suites run in this process at the same time and grow

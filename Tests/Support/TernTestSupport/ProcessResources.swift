@@ -54,3 +54,23 @@ extension ProcessResources {
         return last ?? ProcessResources(fileDescriptors: 0, threads: 0, residentKiB: 0)
     }
 }
+
+extension ProcessResources {
+    /// The slack a leak check allows over its baseline: a few descriptors and threads that
+    /// GLib, the cooperative pool or another suite may hold at the moment of reading.
+    public static let fileDescriptorSlack = 4
+    public static let threadSlack = 2
+
+    /// The reading to compare with `baseline` at the end of a leak check: other suites share the
+    /// process under `swift test`, so first wait (up to `timeout`) for what they hold to go, then
+    /// take the settled reading.
+    public static func final(comparedWith baseline: ProcessResources, timeout: Duration = .seconds(120)) async -> ProcessResources {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let now = current(), now.fileDescriptors <= baseline.fileDescriptors + fileDescriptorSlack,
+               now.threads <= baseline.threads + threadSlack { break }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return await settled()
+    }
+}
