@@ -4,13 +4,16 @@ import TernSignalingClient
 
 /// Shared by the end-to-end suites that run call agents through the real signaling server.
 enum EndToEnd {
-    /// A bound on waiting for real sockets and servers, not an assertion about speed.
+    /// A bound on waiting for real sockets and servers, not an assertion about speed. It counts
+    /// 10 ms polls, not wall-clock time: a full parallel run on 2 cores can starve every task for
+    /// over 30 s (seen in CI). The wall clock caps the wait at four times `seconds`.
     static func eventually(seconds: Double = 30, _ condition: @Sendable () async -> Bool) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
-        while clock.now < deadline {
+        let cap = ContinuousClock.now + .milliseconds(Int(seconds * 4000))
+        var polls = Int(seconds * 100)
+        while polls > 0, ContinuousClock.now < cap {
             if await condition() { return true }
             try? await Task.sleep(for: .milliseconds(10))
+            polls -= 1
         }
         return await condition()
     }

@@ -65,14 +65,19 @@ func wire(_ a: IcePeer, _ b: IcePeer) throws -> [Task<Void, Never>] {
     return tasks
 }
 
-/// Polls `condition` every 5 ms until it holds or `timeout` passes (a bound, not a measurement).
-/// The bound is generous: in a full parallel test run on 2 cores, CPU-bound suites can hold the
-/// cooperative threads that forward candidates for seconds; a healthy run passes in milliseconds.
+/// Polls `condition` every 5 ms until it holds or `timeout` worth of polls have run (a bound, not
+/// a measurement). The bound counts polls, not wall-clock time: in a full parallel test run on 2
+/// cores, CPU-bound suites can hold both cooperative threads — and with them this task and the
+/// tasks that forward candidates — for over 30 s (seen in CI), and a wall-clock deadline expired
+/// while nothing could run. The wall clock still caps the wait at four times `timeout`.
 func eventually(within timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
+    let interval = Duration.milliseconds(5)
+    let cap = ContinuousClock.now + timeout * 4
+    var polls = Int(timeout / interval)
+    while polls > 0, ContinuousClock.now < cap {
         if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
+        try? await Task.sleep(for: interval)
+        polls -= 1
     }
     return condition()
 }

@@ -84,15 +84,18 @@ extension PeerConnection {
     }
 }
 
-/// Waits until `condition` holds, polling every 10 ms, for at most `timeout`.
-/// A bound on waiting for real sockets, not an assertion about speed; generous because a full
-/// parallel test run on 2 cores can starve the tasks that forward candidates for seconds.
+/// Waits until `condition` holds, polling every 10 ms, for at most `timeout` worth of polls.
+/// A bound on waiting for real sockets, not an assertion about speed. It counts polls, not
+/// wall-clock time, because a full parallel test run on 2 cores can starve this task and the
+/// tasks that forward candidates for over 30 s (seen in CI); the wall clock caps it at 4 × `timeout`.
 func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline, !Task.isCancelled {
+    let interval = Duration.milliseconds(10)
+    let cap = ContinuousClock.now + timeout * 4
+    var polls = Int(timeout / interval)
+    while polls > 0, ContinuousClock.now < cap, !Task.isCancelled {
         if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
+        try? await Task.sleep(for: interval)
+        polls -= 1
     }
     return condition()
 }
