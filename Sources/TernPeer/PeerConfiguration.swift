@@ -37,7 +37,7 @@ public struct PeerConfiguration: Sendable {
         certificate: DTLSCertificate? = nil,
         ice: IceConfiguration = IceConfiguration(),
         srtpProfiles: [SRTPProtectionProfile] = SRTPProtectionProfile.defaultPreference,
-        sctp: SCTPAssociationConfig = SCTPAssociationConfig(),
+        sctp: SCTPAssociationConfig = .webRTC,
         maxMessageSize: Int = 256 * 1024,
         audioBitrate: Int = 32_000,
         videoBitrateKbps: Int = 800
@@ -60,5 +60,19 @@ public struct PeerConfiguration: Sendable {
         var configuration = PeerConfiguration()
         configuration.ice.allowedAddresses = ["127.0.0.1"]
         return configuration
+    }
+}
+
+extension SCTPAssociationConfig {
+    /// The SCTP defaults of a WebRTC peer connection: RFC 9260's, except that a retransmission
+    /// timer backs off to 3 s at most instead of RTO.Max's 60 s (as Chromium's dcSCTP transport
+    /// caps its timer back-off). On a lossy path a chunk lost three or four times in a row
+    /// otherwise waits 8–16 s for its next retransmission while every later message of an
+    /// ordered channel waits behind it (measured at 20 % loss, 100 ms RTT: runs of 10,000
+    /// messages stalled for over 30 s).
+    public static var webRTC: SCTPAssociationConfig {
+        var config = SCTPAssociationConfig()
+        config.rtoMax = .seconds(3)
+        return config
     }
 }

@@ -89,6 +89,9 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Once the call is up, send one sendMessage envelope on manage-call with this item (repeatable, in order).", valueName: "name=value"))
     var sendMessage: [String] = []
 
+    @Flag(help: "Record every ICE candidate pair's checks in the trace (turns libnice's debug log on for this process; costs CPU on a busy call).")
+    var tracePairChecks = false
+
     @Option(help: ArgumentHelp("Caller: attach this key-value item to the invite (repeatable, in order); the callee's summary lists what arrived.", valueName: "name=value"))
     var attach: [String] = []
 
@@ -225,7 +228,7 @@ struct PeerCommand: AsyncParsableCommand {
         peerConfiguration.iceServers = try iceServers()
         if relayOnly { peerConfiguration.iceTransportPolicy = .relay }
         peerConfiguration.ice.allowedAddresses = iceAddresses
-        peerConfiguration.ice.tracePairChecks = true // a debugging tool: every pair check in the ICE trace
+        peerConfiguration.ice.tracePairChecks = tracePairChecks
         let capture = try pcap.map { try CallCapture(path: $0) }
         peerConfiguration.packetTap = capture?.tap
 
