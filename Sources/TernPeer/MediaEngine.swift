@@ -31,7 +31,8 @@ struct MediaEngine {
     /// `transportFeedbackInterval`, so a sender that estimates bandwidth from it (libwebrtc's
     /// GoogCC) can ramp up — without feedback it stays near its start rate.
     private var transportCC = TransportWideCCRecorder()
-    private var transportCCExtensionID: UInt8?
+    /// The negotiated transport-wide-cc extension id, as the map TernRTP's typed reader takes.
+    private var transportCCMap: HeaderExtensionMap?
     private var transportCCMediaSSRC: UInt32 = 0
     private var nextTransportFeedback: Instant?
     private(set) var transportFeedbackSent = 0
@@ -69,7 +70,8 @@ struct MediaEngine {
         }
         self.receiveConfigurations = receiveConfigurations
         // BUNDLE shares one extension id space (RFC 8843 §9.2): the first section's id serves all.
-        transportCCExtensionID = receiveConfigurations.lazy.compactMap(\.transportCCExtensionID).first
+        transportCCMap = receiveConfigurations.lazy.compactMap(\.transportCCExtensionID).first
+            .map { HeaderExtensionMap([($0, .transportWideCC)]) }
         rtcpSchedule.senders = sending.isEmpty ? 0 : 1
         rtcpSchedule.weSent = !sending.isEmpty
     }
@@ -148,10 +150,8 @@ struct MediaEngine {
 
     /// Notes the transport-wide sequence number of any packet (media, RTX or padding probe).
     private mutating func recordTransportArrival(_ packet: RTPPacket, now: Instant) {
-        guard let id = transportCCExtensionID, let value = packet.headerExtension?.value(forID: id),
-              value.count >= 2 else { return }
-        let start = value.startIndex
-        transportCC.record(transportSequenceNumber: UInt16(value[start]) << 8 | UInt16(value[start + 1]), at: now)
+        guard let map = transportCCMap, let sequenceNumber = packet.transportSequenceNumber(map: map) else { return }
+        transportCC.record(transportSequenceNumber: sequenceNumber, at: now)
         transportCCMediaSSRC = packet.ssrc
         if nextTransportFeedback == nil { nextTransportFeedback = now + Self.transportFeedbackInterval }
     }
@@ -165,8 +165,14 @@ struct MediaEngine {
             if let primary = configuration.rtxSSRCs[packet.ssrc] {
                 return receivers[primary] != nil ? (primary, apt) : nil
             }
-            let bound = receivers.values.filter { $0.info.mid == configuration.mid && $0.payloadType == apt }
-            if bound.count == 1, let only = bound.first, configuration.rtxSSRCs.isEmpty { return (only.info.ssrc, apt) }
+            guard configuration.rtxSSRCs.isEmpty else { continue }
+            // No FID pairing announced: usable only if the section has exactly one such stream.
+            var only: UInt32?, count = 0
+            for (ssrc, receiver) in receivers where receiver.info.mid == configuration.mid && receiver.payloadType == apt {
+                only = ssrc
+                count += 1
+            }
+            if count == 1, let only { return (only, apt) }
         }
         return nil
     }
