@@ -84,7 +84,7 @@ extension IceTransport {
             guard !s.closed, s.selectedPair != pair else { return false }
             s.selectedPair = pair
             s.rtt.reset() // W3C pair statistics belong to one pair
-            record(.selectedPair(pair: pair, reason: selectionReason(pair)), in: &s)
+            record(.selectedPair(pair: pair, reason: selectionReason(pair, role: s.role)), in: &s)
             return true
         }
         guard changed else { return }

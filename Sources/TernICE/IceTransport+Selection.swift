@@ -1,7 +1,7 @@
 extension IceTransport {
     /// Why ICE carries data on `pair`, for the trace: who nominated it (RFC 8445 §8.1.1: only
     /// the controlling agent nominates), how, and what kind of path it is.
-    func selectionReason(_ pair: IceCandidatePair) -> String {
+    func selectionReason(_ pair: IceCandidatePair, role: IceRole) -> String {
         let controlling = role == .controlling
         let who: String
         switch (controlling, configuration.regularNomination) {

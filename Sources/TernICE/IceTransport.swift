@@ -47,9 +47,11 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
         var stateBeforeSilence: IceTransportState?
         /// libnice reported consent lost; only an ICE restart or its grace timer ends that.
         var consentLost = false
+        /// Controlling or controlled, as last set (see `setRole`).
+        var role: IceRole
     }
 
-    let state = Mutex(State())
+    let state: Mutex<State>
     /// The receive handler in a class: a closure stored directly in a `Mutex`
     /// (`Mutex<(@Sendable ([UInt8]) -> Void)?>`) gets wrapped in two more reabstraction thunks
     /// by every `withLock { $0 }` (Swift 6.3: the generic `inout` is converted in and back out),
@@ -77,8 +79,8 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
 
     /// The configuration this transport was created with.
     public let configuration: IceConfiguration
-    /// Controlling or controlled (RFC 8445 §6.1.1), fixed at creation.
-    public let role: IceRole
+    /// Controlling or controlled (RFC 8445 §6.1.1): set at creation, changed by `setRole`.
+    public var role: IceRole { state.withLock { $0.role } }
     /// Events in the order they happened (one consumer); finishes after `.stateChanged(.closed)`.
     public let events: AsyncStream<IceEvent>
     /// The largest datagram `send` accepts (`IceConfiguration.maximumDatagramSize`).
@@ -90,7 +92,7 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
     public init(configuration: IceConfiguration = IceConfiguration(), role: IceRole,
                 loop: GLibEventLoop? = nil, clock: any MonotonicClock = SystemClock()) throws(IceError) {
         self.configuration = configuration
-        self.role = role
+        state = Mutex(State(role: role))
         self.clock = clock
         pairCheckLog = configuration.tracePairChecks ? PairCheckLog(clock: clock) : nil
         let resolved = try Self.resolveServers(configuration.servers)

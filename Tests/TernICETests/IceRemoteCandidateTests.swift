@@ -58,4 +58,36 @@ import TernCore
         a.transport.close(); b.transport.close()
         await tasksA.value; await tasksB.value
     }
+
+    /// What a description carries (credentials, candidates, end-of-candidates) in one call:
+    /// unusable lines are dropped with a reason, the rest connect, and role changes made before
+    /// the checks (a candidate pool learning its role) are what libnice uses.
+    @Test func aWholeDescriptionAppliedInOneCallConnectsAndDropsWhatItCannotUse() async throws {
+        let a = try IcePeer(.controlling), b = try IcePeer(.controlling)
+        try b.transport.setRole(.controlled)
+        #expect(b.transport.role == .controlled)
+        a.forwarding.store(false, ordering: .relaxed)
+        b.forwarding.store(false, ordering: .relaxed)
+        let tasks = [a.forward(to: b), b.forward(to: a)]
+        try a.transport.gather()
+        try b.transport.gather()
+        #expect(await eventually { a.transport.gatheringState == .complete && b.transport.gatheringState == .complete })
+        let rtcpCandidate = "candidate:9 2 UDP 2015364094 127.0.0.1 9 typ host"
+        try b.transport.applyRemoteDescription(credentials: a.transport.localCredentials,
+                                               candidates: a.transport.localCandidates.map(\.sdp) + [rtcpCandidate],
+                                               endOfCandidates: true)
+        try a.transport.applyRemoteDescription(credentials: b.transport.localCredentials,
+                                               candidates: b.transport.localCandidates.map(\.sdp),
+                                               endOfCandidates: true)
+        #expect(await eventually { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
+        let dropped = b.transport.trace.entries.compactMap { entry -> String? in
+            if case let .remoteCandidateDropped(_, reason) = entry.event { reason } else { nil }
+        }
+        #expect(dropped == ["component 2 is unused with rtcp-mux"])
+        #expect(b.transport.trace.entries.contains { if case .remoteEndOfCandidates = $0.event { true } else { false } })
+        #expect(a.transport.trace.selection?.reason.hasPrefix("nominated by this agent (controlling") == true)
+        #expect(b.transport.trace.selection?.reason.hasPrefix("nominated by the peer") == true)
+        a.transport.close(); b.transport.close()
+        for task in tasks { await task.value }
+    }
 }
