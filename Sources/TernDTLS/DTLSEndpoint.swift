@@ -59,9 +59,7 @@ public final class DTLSEndpoint {
                              maximum: configuration.maximumRetransmissionTimeout),
             remoteFingerprints: configuration.remoteFingerprints)
         OpenSSLErrorQueue.clear()
-        guard let context = try Self.makeContext(configuration) else {
-            throw .openSSL(operation: "SSL_CTX_new", reason: OpenSSLErrorQueue.drain())
-        }
+        let context = try DTLSContextCache.context(srtpProfiles: configuration.srtpProfiles)
         guard let ssl = SSL_new(context) else {
             SSL_CTX_free(context)
             throw .openSSL(operation: "SSL_new", reason: OpenSSLErrorQueue.drain())
