@@ -3,7 +3,7 @@
 /// chunks sent once are measured.
 struct RTOEstimator {
     private(set) var rto: Duration
-    private var srtt: Duration?
+    private(set) var srtt: Duration?
     private var rttvar: Duration = .zero
     let minimum: Duration
     let maximum: Duration

@@ -83,6 +83,7 @@ extension SCTPAssociation {
         }
         if marked {
             if !inFastRecovery {
+                stats.fastRecoveries += 1
                 ssthresh = max(cwnd / 2, 4 * config.mtu)
                 cwnd = ssthresh
                 partialBytesAcked = 0
@@ -103,6 +104,7 @@ extension SCTPAssociation {
                 let rtt = newestSampleSentAt.map { now - $0 }
                 if hyStart.sackReceived(cumulativeAck: cum, highestSent: nextTSN &- 1, rtt: rtt) {
                     ssthresh = cwnd  // RFC 9406 §4.2: CSS over, congestion avoidance from here
+                    stats.slowStartExitsOnDelay += 1
                 } else if fullyUtilized {
                     // RFC 9260 §7.2.1 with L = 2 (RFC 3465 appropriate byte counting), slowed
                     // down during HyStart++'s Conservative Slow Start.

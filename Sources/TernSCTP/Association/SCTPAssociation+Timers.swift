@@ -48,6 +48,7 @@ extension SCTPAssociation {
         t3Deadline = nil
         guard !outstanding.isEmpty else { return }
         if countError() { return }
+        stats.retransmissionTimeouts += 1
         rto.backOff()
         ssthresh = max(cwnd / 2, 4 * config.mtu)
         cwnd = config.mtu

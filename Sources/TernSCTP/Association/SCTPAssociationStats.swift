@@ -14,4 +14,10 @@ public struct SCTPAssociationStats: Sendable, Equatable {
     public var packetsSent = 0
     /// Packets received and accepted.
     public var packetsReceived = 0
+    /// Times the sender entered fast recovery (RFC 9260 §7.2.4: cwnd halved on a loss).
+    public var fastRecoveries = 0
+    /// T3-rtx expiries (§6.3.3: cwnd collapsed to one packet).
+    public var retransmissionTimeouts = 0
+    /// Slow starts ended by HyStart++ on rising RTT rather than by a loss (RFC 9406).
+    public var slowStartExitsOnDelay = 0
 }
