@@ -9,18 +9,34 @@ import TernSDP
 extension PeerConnection {
     func handle(ice event: IceEvent) {
         switch event {
+        // Emitted under the lock: pooled candidates are held until setLocalDescription
+        // (`releasePooledCandidates`), and none may overtake them.
+        // A pooled candidate may already be known (`takePooledCandidates`): never added or
+        // reported twice.
         case let .candidate(candidate):
-            let candidateInit = state.withLock { state -> IceCandidateInit? in
-                guard let parsed = try? TernSDP.IceCandidate(parsing: candidate.sdp) else { return nil }
-                return state.jsep.addLocalCandidate(parsed)
+            state.withLock { state in
+                guard let parsed = try? TernSDP.IceCandidate(parsing: candidate.sdp),
+                      !state.jsep.localCandidates.contains(parsed) else { return }
+                let candidateInit = state.jsep.addLocalCandidate(parsed)
+                if state.candidatesReleased { emit(.iceCandidate(candidateInit)) }
             }
-            if let candidateInit { emit(.iceCandidate(candidateInit)) }
         case .gatheringComplete:
-            state.withLock { $0.jsep.setLocalGatheringComplete() }
-            emit(.iceCandidate(nil))
+            state.withLock { state in
+                state.jsep.setLocalGatheringComplete()
+                guard state.candidatesReleased, !state.endOfCandidatesReported else { return }
+                state.endOfCandidatesReported = true
+                emit(.iceCandidate(nil))
+            }
         case let .gatheringStateChanged(gathering):
-            state.withLock { $0.gatheringState = gathering }
-            emit(.iceGatheringStateChanged(gathering))
+            state.withLock { state in
+                state.gatheringState = gathering
+                // Only forward (new → gathering → complete): a pooled agent's earlier events can
+                // arrive after `releasePooledCandidates` reported where it already was.
+                func rank(_ state: IceGatheringState) -> Int { state == .new ? 0 : state == .gathering ? 1 : 2 }
+                guard state.candidatesReleased, rank(gathering) > rank(state.reportedGatheringState) else { return }
+                state.reportedGatheringState = gathering
+                emit(.iceGatheringStateChanged(gathering))
+            }
         case let .stateChanged(iceState):
             let driver = state.withLock { state -> TransportDriver? in
                 state.iceState = iceState
@@ -45,6 +61,13 @@ extension PeerConnection {
                 }
             }
             emit(.selectedCandidatePairChanged(pair))
+            // A selected pair can carry data at once (libnice sends on it before it reports the
+            // component connected): start DTLS now rather than at the state change that follows
+            // (measured ~0.3 ms later on loopback). Both calls do nothing the second time.
+            if let driver {
+                driver.iceConnected()
+                driver.perform { core, now in core.start(now: now) }
+            }
         case .remoteCandidateDropped:
             break  // recorded in the ICE trace with its reason
         }
@@ -54,8 +77,12 @@ extension PeerConnection {
         for event in events {
             switch event {
             case let .dtlsStateChanged(dtlsState):
-                state.withLock { $0.dtlsState = dtlsState }
+                let senders = state.withLock { state -> [RtpSender] in
+                    state.dtlsState = dtlsState
+                    return dtlsState == .connected ? state.senders : []
+                }
                 updateConnectionState()
+                for sender in senders { sender.transportConnected() }
             case let .dtlsConnected(info):
                 state.withLock { $0.dtlsInfo = info }
                 emit(.dtlsConnected(info))

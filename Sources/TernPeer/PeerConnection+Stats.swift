@@ -74,6 +74,24 @@ extension PeerConnection {
         }
         add("T", "transport", transport)
 
+        // W3C RTCSctpTransportStats, plus what the sender's congestion control is doing (not W3C).
+        if let association = driver?.perform({ core, _ in core.sctp.map { ($0.association.congestion, $0.association.stats) } }) {
+            let (congestion, counters) = association
+            var sctp: [String: StatsValue] = [
+                "transportId": .string("T"), "congestionWindow": .int(Int64(congestion.congestionWindow)),
+                "receiverWindow": .int(Int64(congestion.peerReceiverWindow)), "mtu": .int(Int64(congestion.packetSize)),
+                "unackData": .int(Int64(congestion.unacknowledgedChunks)),
+                "bytesInFlight": .int(Int64(congestion.bytesInFlight)), "congestionPhase": .string(congestion.phase.rawValue),
+                "retransmittedChunks": .int(Int64(counters.retransmittedChunks)),
+                "fastRecoveries": .int(Int64(counters.fastRecoveries)),
+                "retransmissionTimeouts": .int(Int64(counters.retransmissionTimeouts)),
+                "slowStartExitsOnDelay": .int(Int64(counters.slowStartExitsOnDelay)),
+            ]
+            if let threshold = congestion.slowStartThreshold { sctp["slowStartThreshold"] = .int(Int64(threshold)) }
+            if let srtt = congestion.smoothedRoundTripTime { sctp["smoothedRoundTripTime"] = .double(srtt.seconds) }
+            add("SCTP", "sctp-transport", sctp)
+        }
+
         if let driver {
             let (senders, receivers) = driver.perform { core, _ in
                 (Array(core.media.senders.values), Array(core.media.receivers.values))

@@ -11,16 +11,42 @@ import TernSDP
 /// from the negotiated session (RFC 8829/9429 §5.10–5.11).
 extension PeerConnection {
     /// Creates the ICE transport on the first description applied: the agent that makes the
-    /// first offer is controlling (RFC 8445 §6.1.1; JSEP §3.5.1).
+    /// first offer is controlling (RFC 8445 §6.1.1; JSEP §3.5.1). A pooled agent, created
+    /// earlier, learns its role here.
     func prepareIce(localOffer: Bool) throws(PeerConnectionError) {
-        let needed = state.withLock { $0.ice == nil && !$0.closed }
+        let role: IceRole = localOffer ? .controlling : .controlled
+        let (pooled, needed) = state.withLock { state -> (IceTransport?, Bool) in
+            if let ice = state.ice, !state.iceRoleAssigned {
+                state.iceRoleAssigned = true
+                return (ice, false)
+            }
+            return (nil, state.ice == nil && !state.closed)
+        }
+        if let pooled {
+            do throws(IceError) { try pooled.setRole(role) } catch { throw .ice(error) }
+            return
+        }
         guard needed else { return }
+        _ = try installIce(role: role, roleAssigned: true)
+    }
+
+    /// Gathers before any description (W3C `iceCandidatePoolSize`): the agent starts as
+    /// controlling, with the credentials the first description will carry; `prepareIce`
+    /// corrects the role, `setLocalDescription` reports the candidates.
+    func startCandidatePool() throws(PeerConnectionError) {
+        state.withLock { $0.candidatesReleased = false }
+        guard try installIce(role: .controlling, roleAssigned: false) != nil else { return }
+        try applyLocalIce()
+    }
+
+    /// Creates the agent and its event task unless another call got there first (then nil).
+    private func installIce(role: IceRole, roleAssigned: Bool) throws(PeerConnectionError) -> IceTransport? {
         var iceConfiguration = configuration.ice
         iceConfiguration.servers = configuration.iceServers
         iceConfiguration.transportPolicy = configuration.iceTransportPolicy
         let ice: IceTransport
         do throws(IceError) {
-            ice = try IceTransport(configuration: iceConfiguration, role: localOffer ? .controlling : .controlled)
+            ice = try IceTransport(configuration: iceConfiguration, role: role)
         } catch {
             throw .ice(error)
         }
@@ -30,11 +56,12 @@ extension PeerConnection {
         let installed = state.withLock { state -> Bool in
             guard state.ice == nil, !state.closed else { return false }
             state.ice = ice
+            state.iceRoleAssigned = roleAssigned
             return true
         }
         guard installed else {
             ice.close()
-            return
+            return nil
         }
         ice.setReceiveHandler { [weak self] datagram in self?.receiveBeforeTransport(datagram) }
         let task = Task { [weak self] in
@@ -44,6 +71,44 @@ extension PeerConnection {
             }
         }
         state.withLock { $0.iceEventsTask = task }
+        return ice
+    }
+
+    /// Before the first local description, reads what the pooled agent gathered straight from
+    /// it: its events reach `handle(ice:)` through a task, and a description created right after
+    /// gathering finished would otherwise miss candidates that are already there.
+    func takePooledCandidates() {
+        guard let ice = state.withLock({ $0.candidatesReleased ? nil : $0.ice }) else { return }
+        let complete = ice.gatheringState == .complete
+        let relayOnly = configuration.iceTransportPolicy == .relay
+        let gathered = ice.localCandidates.filter { !relayOnly || $0.type == .relay }
+            .compactMap { try? TernSDP.IceCandidate(parsing: $0.sdp) }
+        state.withLock { state in
+            for candidate in gathered where !state.jsep.localCandidates.contains(candidate) {
+                state.jsep.addLocalCandidate(candidate)
+            }
+            if complete { state.jsep.setLocalGatheringComplete() }
+        }
+    }
+
+    /// Reports pooled candidates once the local description is set (W3C: gathering state,
+    /// each candidate, then end-of-candidates if gathering already finished). Under the lock,
+    /// so a candidate ICE reports meanwhile cannot overtake them.
+    func releasePooledCandidates() {
+        state.withLock { state in
+            guard !state.candidatesReleased else { return }
+            state.candidatesReleased = true
+            guard state.gatheringState != .new || !state.jsep.localCandidates.isEmpty else { return }
+            emit(.iceGatheringStateChanged(.gathering))
+            state.reportedGatheringState = .gathering
+            for candidate in state.jsep.localCandidates { emit(.iceCandidate(state.jsep.candidateInit(for: candidate))) }
+            if state.jsep.localGatheringComplete {
+                emit(.iceGatheringStateChanged(.complete))
+                state.reportedGatheringState = .complete
+                emit(.iceCandidate(nil))
+                state.endOfCandidatesReported = true
+            }
+        }
     }
 
     /// Until the DTLS transport exists, keep what ICE delivers (at most 64 datagrams): a peer's
@@ -76,6 +141,7 @@ extension PeerConnection {
                 state.withLock { state in
                     state.remoteCredentialsApplied = nil
                     state.remoteEndOfCandidates = false
+                    state.endOfCandidatesReported = false  // the new generation ends with its own
                 }
             }
         } catch {
@@ -107,9 +173,8 @@ extension PeerConnection {
         }
         guard let (ice, credentials, candidates, endOfCandidates) = work else { return }
         do throws(IceError) {
-            try ice.setRemoteCredentials(credentials)
-            for candidate in candidates { try ice.addRemoteCandidate(candidate) }
-            if endOfCandidates { try ice.addRemoteEndOfCandidates() }
+            try ice.applyRemoteDescription(credentials: credentials, candidates: candidates,
+                                           endOfCandidates: endOfCandidates)
         } catch {
             throw .ice(error)
         }

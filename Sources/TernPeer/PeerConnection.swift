@@ -28,6 +28,16 @@ public final class PeerConnection: Sendable {
         var driver: TransportDriver?
         var iceEventsTask: Task<Void, Never>?
         var gathering = false
+        /// False while a candidate-pool agent (`iceCandidatePoolSize`) waits for the first
+        /// description to tell it its role.
+        var iceRoleAssigned = true
+        /// False while pooled candidates wait for `setLocalDescription` before being reported
+        /// (W3C: `icecandidate` events start with the local description).
+        var candidatesReleased = true
+        /// What `.iceGatheringStateChanged` / `.iceCandidate(nil)` last reported, so that pooled
+        /// candidates taken early (`takePooledCandidates`) are not reported twice.
+        var reportedGatheringState: IceGatheringState = .new
+        var endOfCandidatesReported = false
         var remoteCredentialsApplied: IceCredentials?
         /// Candidates accepted by JSEP, waiting for ICE to get the remote credentials.
         var pendingRemoteCandidates: [IceCandidateInit] = []
@@ -78,6 +88,12 @@ public final class PeerConnection: Sendable {
         (events, continuation) = AsyncStream.makeStream(of: PeerConnectionEvent.self, bufferingPolicy: .unbounded)
         createdAt = SystemClock().now()
         Self.prepareLibrariesOnce
+        if configuration.iceCandidatePoolSize > 0 {
+            do throws(PeerConnectionError) { try startCandidatePool() } catch {
+                close()
+                throw error
+            }
+        }
     }
 
     /// libsrtp's process-wide initialisation, started by the first connection on a background

@@ -27,6 +27,10 @@ public final class RtpSender: Sendable {
         var framesSent = 0
         var framesDropped = 0
         var keyframeRequested = false
+        /// Audio: the newest frame dropped because the transport was not yet connected, sent
+        /// the moment it connects (see `transportConnected`).
+        var heldAudio: [RTPPayloadUnit]?
+        var heldAt: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
@@ -130,13 +134,59 @@ public final class RtpSender: Sendable {
         transport.withLock { $0 = driver }
     }
 
-    private func deliver(_ units: [RTPPayloadUnit]) {
-        guard let driver = transport.withLock({ $0 }) else { return countDropped() }
+    /// The transport just connected: an audio frame captured while it was connecting goes out
+    /// now instead of the listener waiting for the next capture tick (up to 20 ms, half that
+    /// on average: measured as time to first decoded audio, Docs/BENCHMARKS.md `setup_ms_audio`).
+    /// The frame is at most `heldAudioLifetime` old and keeps the RTP timestamp it was captured with.
+    /// Taken and sent under the transport's lock, as fresh frames are, so the two cannot swap
+    /// places; a fresh frame sent first makes the held one obsolete.
+    func transportConnected() {
+        guard let driver = transport.withLock({ $0 }) else { return }
         let sent = driver.perform { core, now -> Bool in
-            guard core.dtlsState == .connected, core.media.send(units, ssrc: ssrc, now: now) else {
+            guard let held = state.withLock({ state -> [RTPPayloadUnit]? in
+                defer { state.heldAudio = nil }
+                // Only a frame of the capture still running: one from before a pause is stale.
+                guard let at = state.heldAt, ContinuousClock.now - at <= Self.heldAudioLifetime else { return nil }
+                return state.heldAudio
+            }) else { return false }
+            guard core.dtlsState == .connected, core.media.send(held, ssrc: ssrc, now: now) else {
                 core.media.discardQueued()
                 return false
             }
+            core.flushMedia()
+            return true
+        }
+        if sent {
+            state.withLock { state in
+                state.framesSent += 1
+                state.framesDropped -= 1
+            }
+        }
+    }
+
+    /// How old a held audio frame may be when the transport connects (two 20 ms frames).
+    public static let heldAudioLifetime: Duration = .milliseconds(40)
+
+    private func hold(_ units: [RTPPayloadUnit]) {
+        state.withLock { state in
+            state.heldAudio = units
+            state.heldAt = .now
+        }
+    }
+
+    private func deliver(_ units: [RTPPayloadUnit]) {
+        guard let driver = transport.withLock({ $0 }) else {
+            // No transport yet (negotiation not finished): the newest audio frame waits for it.
+            if kind == .audio { hold(units) }
+            return countDropped()
+        }
+        let sent = driver.perform { core, now -> Bool in
+            guard core.dtlsState == .connected, core.media.send(units, ssrc: ssrc, now: now) else {
+                core.media.discardQueued()
+                if kind == .audio, core.dtlsState == .new || core.dtlsState == .connecting { hold(units) }
+                return false
+            }
+            state.withLock { $0.heldAudio = nil }
             core.flushMedia()
             return true
         }

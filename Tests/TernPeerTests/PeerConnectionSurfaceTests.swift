@@ -55,9 +55,10 @@ struct PeerConnectionSurfaceTests {
         #expect(await eventually { tapped.withLock { $0.contains(.rtp) } })
         #expect(!tapped.withLock { $0.contains(.sctp) }, "no SCTP packet was sent or received")
         #expect(pair.caller.getStats().entries(ofType: "data-channel").isEmpty)
+        #expect(pair.caller.getStats().entries(ofType: "sctp-transport").isEmpty)
     }
 
-    @Test("an audio + video + data call's getStats has all twelve W3C entry types with their standard fields")
+    @Test("an audio + video + data call's getStats has all twelve W3C entry types (and sctp-transport) with their standard fields")
     func statsReportHasEveryType() async throws {
         let pair = try PeerPair()
         defer { pair.close() }
@@ -103,6 +104,11 @@ struct PeerConnectionSurfaceTests {
         let dataChannel = try #require(report.entries(ofType: "data-channel").first)
         for field in ["label", "state", "messagesSent", "bytesSent", "messagesReceived", "bytesReceived"] {
             #expect(dataChannel[field] != nil, "data-channel without \(field)")
+        }
+        // RTCSctpTransportStats: the DCEP exchange gave the association an RTT sample.
+        let sctp = try #require(report.entries(ofType: "sctp-transport").first)
+        for field in ["transportId", "congestionWindow", "receiverWindow", "mtu", "unackData", "smoothedRoundTripTime"] {
+            #expect(sctp[field] != nil, "sctp-transport without \(field)")
         }
     }
 }

@@ -123,6 +123,12 @@ public struct JsepSession: Sendable {
     @discardableResult
     public mutating func addLocalCandidate(_ candidate: IceCandidate) -> IceCandidateInit {
         localCandidates.append(candidate)
+        return candidateInit(for: candidate)
+    }
+
+    /// How a local candidate is signalled by trickle (RFC 8838 §4.1): tagged with the first
+    /// bundled section of the local description (or the first section), and our ufrag.
+    public func candidateInit(for candidate: IceCandidate) -> IceCandidateInit {
         let tagged = (localDescription?.bundleGroups.first?.mids.first) ?? slots.first?.mid
         let index = tagged.flatMap { mid in slots.firstIndex { $0.mid == mid } }
         return IceCandidateInit(candidate, sdpMid: tagged, sdpMLineIndex: index, usernameFragment: localCredentials.ufrag)
