@@ -225,9 +225,12 @@ struct CallLifecycleEndToEndTests {
         let (bobDesk, deskSeen) = try await rig.agent("bob")
         _ = try await alice.call(to: "bob", media: .audioOnly)
         #expect(await EndToEnd.eventually { phoneSeen.invites.withLock { $0 } == 1 && deskSeen.invites.withLock { $0 } == 1 })
+        // The caller rings once a device said so (its RINGING arrives after the invites do).
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "RINGING" && deskSeen.lastState == "RINGING" })
         try await bobPhone.reject(reason: .declined)
         #expect(await EndToEnd.eventually { phoneSeen.lastState == "ENDED" })
-        #expect(deskSeen.lastState == "RINGING" && aliceSeen.lastState == "RINGING")
+        #expect(deskSeen.lastState == "RINGING" && aliceSeen.lastState == "RINGING",
+                "desk \(deskSeen.lastState ?? "-"), alice \(aliceSeen.lastState ?? "-")")
         try await bobDesk.accept(media: .audioOnly)
         #expect(await EndToEnd.eventually { aliceSeen.lastState == "IN_PROGRESS" && deskSeen.lastState == "IN_PROGRESS" })
         try await alice.hangUp()
