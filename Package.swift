@@ -144,7 +144,7 @@ if ProcessInfo.processInfo.environment["TERN_BENCH"] != nil {
         ("DTLSBench", ["TernDTLS", "CBenchSRTP", "BenchSupport"]),
         ("MediaBench", ["TernMedia", "BenchSupport"]),
         ("PeerScale", ["TernPeer", "BenchSupport"]),
-        ("DCThroughput", ["TernPeer", "TernSCTP", "TernSDP", "BenchSupport", "BenchPeerSupport"]),
+        ("DCThroughput", ["TernPeer", "TernICE", "TernMedia", "TernSCTP", "TernSDP", "BenchSupport", "BenchPeerSupport"]),
         ("CallCPU", ["TernPeer", "TernMedia", "TernSDP", "BenchSupport", "BenchPeerSupport"]),
     ]
     for (name, dependencies) in benchmarkTargets {

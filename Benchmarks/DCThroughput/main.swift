@@ -1,17 +1,26 @@
 // Data-channel throughput and set-up latency between two Tern peers in two processes on
 // loopback (issues #7 and #12), release build, DTLS and ICE (libnice) included.
 //
-//   DCThroughput parent [--bytes N] [--message-size S] [--runs R] [--high B] [--low B]
+//   DCThroughput parent [--bytes N] [--message-size S] [--runs R] [--warm-up W] [--high B] [--low B]
+//                       [--candidate-pool] (iceCandidatePoolSize 1 on both sides)
+//                       [--audio] [--audio-figure NAME] (default setup_ms_audio)
 //                       [--throughput-figure NAME]  (default dc_throughput_loopback_MBps; a name
 //                       ending in _Mbps reports Mbit/s) [--setup-figure NAME] (default setup_ms)
 //   DCThroughput child             (spawned by the parent; signals over its stdin/stdout)
 //
-// Each run spawns a fresh child process and creates a fresh PeerConnection in the parent.
-// The two exchange offer/answer and trickled candidates as JSON lines over the child's pipes.
+// One child process serves every run; each run creates a fresh PeerConnection in both processes
+// (the child makes its next one, then says `ready`), so a run measures what every call of a
+// long-running program costs. The first run of a fresh process pair also pays for one-time work
+// (Swift metadata, libsrtp's initialisation); --warm-up W leaves the first W runs out of the
+// figures (Scripts/bench reports those first connections as their own row). The two exchange offer/answer and trickled candidates as JSON lines over the child's pipes.
 // The parent (offerer) opens one reliable ordered channel and, once it is open on both sides,
 // sends N bytes (default 64 MiB) in S-byte binary messages (default 64 KiB), keeping
 // bufferedAmount under --high (default 4 MiB) and waiting for the bufferedAmountLow event
 // (threshold --low, default 1 MiB). The child reports the CLOCK_MONOTONIC time of the last byte.
+//
+// With --audio the offerer also sends a 440 Hz tone, 20 ms Opus frames on a clock that starts at
+// createOffer (frames before the transport is up are dropped, as a browser drops them), and
+// setup_ms_audio ends at the later of both channels open and the answerer's first decoded frame.
 //
 // Figures (BenchSupport JSON lines, median over the runs, min/max as the spread):
 //   dc_throughput_loopback_MBps  N / (child's last byte − parent's first send), 10^6 bytes/s
@@ -27,10 +36,14 @@
 // Signaling follows JSEP order: each side sends its description once setLocalDescription has
 // applied it and forwards its trickled candidates only after that. DCBENCH_TRACE=1 prints the
 // signals, every peer event (with CLOCK_MONOTONIC ms) and, once a second, SCTP counters seen by a
-// packet tap (DATA sent / retransmitted, SACKs with gap blocks) on stderr.
+// packet tap (DATA sent / retransmitted, SACKs with gap blocks) on stderr. DCBENCH_CWND=1 logs the
+// sender's congestion window, ssthresh, flight size and phase every 50 ms of a transfer.
 import BenchPeerSupport
 import BenchSupport
 import Foundation
+import Synchronization
+import TernICE
+import TernMedia
 import TernPeer
 import TernSCTP
 import TernSDP
@@ -42,14 +55,26 @@ struct Options {
     var bytes = 64 * 1024 * 1024
     var messageSize = 64 * 1024
     var runs = choose(full: 5, quick: 3)
+    var warmUp = 0
     var high = 4 * 1024 * 1024
     var low = 1024 * 1024
     var throughputFigure = "dc_throughput_loopback_MBps"
     var setupFigure = "setup_ms"
+    /// With --audio: the offerer also sends a tone, and a run ends at the answerer's first
+    /// decoded audio frame too (figure --audio-figure, default setup_ms_audio).
+    var audio = false
+    var audioFigure = "setup_ms_audio"
 
     init(_ arguments: ArraySlice<String>) {
         var iterator = arguments.makeIterator()
         while let flag = iterator.next() {
+            if flag == "--audio" { audio = true; continue }
+            if flag == "--candidate-pool" {
+                // Both processes read it (the child inherits the environment).
+                setenv("DCBENCH_POOL", "1", 1)
+                continue
+            }
+            if flag == "--audio-figure", let name = iterator.next() { audioFigure = name; continue }
             if flag == "--throughput-figure" || flag == "--setup-figure", let name = iterator.next() {
                 if flag == "--setup-figure" { setupFigure = name } else { throughputFigure = name }
                 continue
@@ -61,6 +86,7 @@ struct Options {
             case "--bytes": bytes = value
             case "--message-size": messageSize = max(1, value)
             case "--runs": runs = max(1, value)
+            case "--warm-up": warmUp = value
             case "--high": high = value
             case "--low": low = value
             default: fail("unknown option \(flag)")
@@ -81,6 +107,24 @@ func trace(_ message: @autoclosure () -> String) {
     if tracing { log(String(format: "%.3f ms ", wallSeconds() * 1000) + "[\(getpid())] \(message())") }
 }
 
+/// A short, cheap description of a peer event for the trace (string interpolation of the whole
+/// event goes through reflection and would slow the set-up being measured).
+func label(_ event: PeerConnectionEvent) -> String {
+    switch event {
+    case let .iceCandidate(candidate): candidate == nil ? "end-of-candidates" : "candidate"
+    case let .iceGatheringStateChanged(state): "gathering \(state.rawValue)"
+    case let .iceConnectionStateChanged(state): "ice \(state.rawValue)"
+    case let .connectionStateChanged(state): "connection \(state.rawValue)"
+    case let .signalingStateChanged(state): "signaling \(state.rawValue)"
+    case .selectedCandidatePairChanged: "selected pair"
+    case .dtlsConnected: "dtls connected"
+    case .dtlsFailed: "dtls failed"
+    case .negotiationNeeded: "negotiation needed"
+    case .dataChannel: "data channel"
+    case .track: "track"
+    }
+}
+
 func log(_ message: String) {
     FileHandle.standardError.write(Data("DCThroughput: \(message)\n".utf8))
 }
@@ -93,12 +137,32 @@ func armWatchdog(seconds: Int, run: Int) -> DispatchWorkItem {
     return item
 }
 
-/// Both processes' configuration: loopback ICE; DCBENCH_SCTP_MAX_PACKET=N caps the SCTP packet
-/// size path MTU discovery may reach (1200 turns discovery off: every packet 1,200 bytes).
+/// With a candidate pool, waits until the connection has gathered (an application that uses a
+/// pool creates the connection ahead of the call), so a run measures the call, not the pool.
+func awaitPool(_ pc: PeerConnection) async {
+    guard pc.configuration.iceCandidatePoolSize > 0 else { return }
+    for _ in 0..<2_000 {
+        if pc.iceTrace?.entries.contains(where: { if case .gatheringComplete = $0.event { true } else { false } }) == true { return }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+/// Both processes' configuration: `PeerConfiguration.loopback` (Ta = 1 ms). DCBENCH_ICE_ADDRESS
+/// (the network lab) moves ICE to that address and back to the default 5 ms pacing, which
+/// DCBENCH_STUN_PACING_MS=N overrides; DCBENCH_POOL=N sets iceCandidatePoolSize;
+/// DCBENCH_SCTP_MAX_PACKET=N caps the SCTP packet size path MTU discovery may reach (1200 turns
+/// discovery off: every packet 1,200 bytes).
 func benchConfiguration() -> PeerConfiguration {
     var configuration = PeerConfiguration.loopback
     if let address = ProcessInfo.processInfo.environment["DCBENCH_ICE_ADDRESS"] {
         configuration.ice.allowedAddresses = [address]
+        configuration.ice.stunPacing = IceConfiguration().stunPacing
+    }
+    if let text = ProcessInfo.processInfo.environment["DCBENCH_POOL"], let size = Int(text) {
+        configuration.iceCandidatePoolSize = size
+    }
+    if let text = ProcessInfo.processInfo.environment["DCBENCH_STUN_PACING_MS"], let milliseconds = Int(text) {
+        configuration.ice.stunPacing = .milliseconds(milliseconds)
     }
     if let text = ProcessInfo.processInfo.environment["DCBENCH_SCTP_MAX_PACKET"], let size = Int(text) {
         configuration.sctp.maximumPacketSize = size
@@ -109,31 +173,83 @@ func benchConfiguration() -> PeerConfiguration {
 
 // MARK: - Parent (offerer, sender)
 
+/// The child process, spawned once for all runs, and the signals it sends, handed to the run in
+/// progress. Signals that arrive between runs (the child's `ready` for the next one) wait in a
+/// queue until the next run asks for its stream.
+final class ChildProcess: @unchecked Sendable {  // Process and Pipe are only touched by init and finish
+    let pipe: SignalPipe
+    private let process = Process()
+    private let toChild = Pipe(), fromChild = Pipe()
+    private struct Route {
+        var current: AsyncStream<Signal>.Continuation?
+        var queued: [Signal] = []
+    }
+    private let route = Mutex(Route())
+    private let ending = Flag()
+
+    init() throws {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let wrapper = ProcessInfo.processInfo.environment["DCBENCH_CHILD_WRAPPER"]?
+            .split(separator: " ").map(String.init) ?? []
+        if let first = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(wrapper.dropFirst()) + [executable, "child"]
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["child"]
+        }
+        process.standardInput = toChild
+        process.standardOutput = fromChild
+        try process.run()
+        pipe = SignalPipe(readFD: fromChild.fileHandleForReading.fileDescriptor,
+                          writeFD: toChild.fileHandleForWriting.fileDescriptor)
+        Task { [self] in
+            for await signal in pipe.incoming {
+                route.withLock { r in
+                    if let current = r.current { current.yield(signal) } else { r.queued.append(signal) }
+                }
+            }
+            if !ending.isSet { fail("the child process ended early (its stderr above says why)") }
+        }
+    }
+
+    /// The signals of one run, from now until `endRun`.
+    func beginRun() -> AsyncStream<Signal> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Signal.self, bufferingPolicy: .unbounded)
+        route.withLock { r in
+            for signal in r.queued { continuation.yield(signal) }
+            r.queued = []
+            r.current = continuation
+        }
+        return stream
+    }
+
+    /// Later signals wait for the next run.
+    func endRun() {
+        route.withLock { r in
+            r.current?.finish()
+            r.current = nil
+        }
+    }
+
+    func finish() {
+        ending.set()
+        pipe.send(Signal(type: "exit"))
+        process.waitUntilExit()
+    }
+}
+
 struct RunResult {
     var setupMs: Double
     var throughputMBps: Double?
+    var audioSetupMs: Double?
 }
 
-func parentRun(_ options: Options, run: Int) async throws -> RunResult {
+func parentRun(_ options: Options, run: Int, child: ChildProcess) async throws -> RunResult {
     let watchdog = armWatchdog(seconds: 180, run: run)
     defer { watchdog.cancel() }
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    let toChild = Pipe(), fromChild = Pipe()
-    let child = Process()
-    let wrapper = ProcessInfo.processInfo.environment["DCBENCH_CHILD_WRAPPER"]?
-        .split(separator: " ").map(String.init) ?? []
-    if let first = wrapper.first {
-        child.executableURL = URL(fileURLWithPath: first)
-        child.arguments = Array(wrapper.dropFirst()) + [executable, "child"]
-    } else {
-        child.executableURL = URL(fileURLWithPath: executable)
-        child.arguments = ["child"]
-    }
-    child.standardInput = toChild
-    child.standardOutput = fromChild
-    try child.run()
-    let pipe = SignalPipe(readFD: fromChild.fileHandleForReading.fileDescriptor,
-                          writeFD: toChild.fileHandleForWriting.fileDescriptor)
+    let pipe = child.pipe
+    let signals = child.beginRun()
 
     var configuration = benchConfiguration()
     let sctpTrace = SCTPTrace()
@@ -142,12 +258,13 @@ func parentRun(_ options: Options, run: Int) async throws -> RunResult {
     let channel = try pc.createDataChannel("bench", options: DataChannelInit(ordered: true))
     channel.bufferedAmountLowThreshold = options.low
     if tracing { sctpTrace.startReporting("parent run \(run)") { "bufferedAmount \(channel.bufferedAmount)" } }
+    let audio = options.audio ? try pc.addTransceiver(.audio, direction: .sendonly).sender : nil
 
-    let ending = Flag()
     let ready = Latch<Bool>(), offerSent = Latch<Bool>(), childOpen = Latch<Double>(), done = Latch<Signal>()
+    let childAudio = Latch<Double>()
     let candidates = Task {
         for await event in pc.events {
-            trace("parent event \(event)")
+            trace("parent event \(label(event))")
             if case let .iceCandidate(candidate) = event {
                 _ = await offerSent.wait()  // a candidate is useless to the child before the offer
                 pipe.send(candidate.map { Signal(type: "candidate", candidate: $0) } ?? Signal(type: "end-of-candidates"))
@@ -156,7 +273,7 @@ func parentRun(_ options: Options, run: Int) async throws -> RunResult {
     }
     // Signals are applied in arrival order: the answer before the candidates that follow it.
     let reader = Task {
-        for await signal in pipe.incoming {
+        for await signal in signals {
             trace("parent got \(signal.type)")
             switch signal.type {
             case "ready": ready.resolve(true)
@@ -167,18 +284,35 @@ func parentRun(_ options: Options, run: Int) async throws -> RunResult {
             case "candidate": if let candidate = signal.candidate { try? await pc.addIceCandidate(candidate) }
             case "end-of-candidates": try? await pc.addIceCandidate(nil)
             case "open": childOpen.resolve(signal.time ?? 0)
+            case "audio": childAudio.resolve(signal.time ?? 0)
             case "done": done.resolve(signal)
             default: break
             }
         }
-        if ending.isSet || Task.isCancelled { return }
-        fail("the child process ended early (its stderr above says why)")
     }
     _ = await ready.wait()
+    await awaitPool(pc)
 
     // Set-up: createOffer → open on both sides.
     let setupStart = wallSeconds()
     trace("createOffer")
+    // A capture clock that runs from the start, as a microphone would: a 20 ms tone frame every
+    // 20 ms (frames before the transport is up are dropped by the sender).
+    let pump = audio.map { sender in
+        Task.detached {
+            var tone = SineToneSource(frequency: 440)
+            let clock = ContinuousClock(), start = clock.now
+            var frames = 0
+            while !Task.isCancelled {
+                while Duration.milliseconds(20) * frames <= clock.now - start {
+                    try? sender.send(audio: tone.nextFrame())
+                    frames += 1
+                }
+                try? await Task.sleep(until: start + .milliseconds(20) * frames, clock: clock)
+            }
+        }
+    }
+    defer { pump?.cancel() }
     // JSEP order: the offer goes out once applied, so the answer cannot race setLocalDescription.
     let offer = try await pc.createOffer()
     try await pc.setLocalDescription(offer)
@@ -198,9 +332,20 @@ func parentRun(_ options: Options, run: Int) async throws -> RunResult {
     trace("parent channel open")
     let childOpened = await childOpen.wait()
     let setupMs = (max(parentOpened, childOpened) - setupStart) * 1000
+    var audioSetupMs: Double?
+    if audio != nil {
+        let firstAudio = await childAudio.wait()
+        audioSetupMs = (max(parentOpened, childOpened, firstAudio) - setupStart) * 1000
+    }
+    if ProcessInfo.processInfo.environment["DCBENCH_MARKS"] != nil {
+        log(String(format: "window %.6f %.6f", setupStart, max(parentOpened, childOpened)))
+    }
 
     // Throughput: send, keeping bufferedAmount under `high`.
     var throughput: Double?
+    let congestionLog = ProcessInfo.processInfo.environment["DCBENCH_CWND"] != nil && options.bytes > 0
+        ? logCongestion(of: pc, every: .milliseconds(50)) : nil
+    defer { congestionLog?.cancel() }
     if options.bytes > 0 {
         let message = DataChannelMessage.binary([UInt8](repeating: 0xAB, count: options.messageSize))
         let start = wallSeconds()
@@ -226,91 +371,155 @@ func parentRun(_ options: Options, run: Int) async throws -> RunResult {
         throughput = Double(options.bytes) / (last - start) / 1e6
         log(String(format: "run %d: set-up %.1f ms, %d bytes in %d messages in %.3f s: %.1f MB/s",
                    run, setupMs, options.bytes, result.messages ?? 0, last - start, throughput ?? 0))
+    } else if let audioSetupMs {
+        log(String(format: "run %d: set-up %.1f ms, with the first decoded audio frame %.1f ms", run, setupMs, audioSetupMs))
     } else {
         log(String(format: "run %d: set-up %.1f ms", run, setupMs))
     }
 
-    ending.set()
+    child.endRun()
     pipe.send(Signal(type: "bye"))
     reader.cancel()
     candidates.cancel()
     pc.close()
-    child.waitUntilExit()
-    withExtendedLifetime((toChild, fromChild)) {}  // their FileHandles own the pipe descriptors
-    return RunResult(setupMs: setupMs, throughputMBps: throughput)
+    return RunResult(setupMs: setupMs, throughputMBps: throughput, audioSetupMs: audioSetupMs)
+}
+
+/// DCBENCH_CWND=1: the sender's congestion state (getStats' sctp-transport entry) every
+/// `interval` on stderr while a transfer runs — how the window ramps up, where slow start ends,
+/// each loss and timeout.
+func logCongestion(of pc: PeerConnection, every interval: Duration) -> Task<Void, Never> {
+    Task.detached {
+        let start = wallSeconds()
+        while !Task.isCancelled {
+            if let sctp = pc.getStats().entries(ofType: "sctp-transport").first {
+                func int(_ name: String) -> Int64 { if case let .int(v) = sctp[name] { v } else { -1 } }
+                var srtt = -1.0
+                if case let .double(v) = sctp["smoothedRoundTripTime"] { srtt = v * 1000 }
+                let phase: String = if case let .string(v) = sctp["congestionPhase"] { v } else { "?" }
+                log(String(format: "cwnd t=%.3f s cwnd %d ssthresh %d flight %d rwnd %d srtt %.1f ms mtu %d %@ "
+                           + "retransmitted %d fast-recoveries %d timeouts %d hystart-exits %d",
+                           wallSeconds() - start, int("congestionWindow"), int("slowStartThreshold"), int("bytesInFlight"),
+                           int("receiverWindow"), srtt, int("mtu"), phase, int("retransmittedChunks"),
+                           int("fastRecoveries"), int("retransmissionTimeouts"), int("slowStartExitsOnDelay")))
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
 }
 
 // MARK: - Child (answerer, receiver)
 
+/// One run's answering peer connection in the child.
+final class ChildRun: Sendable {
+    let pc: PeerConnection
+    let expected = Latch<Int>(), answerSent = Latch<Bool>()
+    private let watcher: Task<Void, Never>
+
+    init(pipe: SignalPipe) throws {
+        var configuration = benchConfiguration()
+        let sctpTrace = SCTPTrace()
+        if tracing {
+            sctpTrace.install(into: &configuration)
+            sctpTrace.startReporting("child")
+        }
+        let pc = try PeerConnection(configuration: configuration)
+        self.pc = pc
+        let expected = self.expected, answerSent = self.answerSent
+        watcher = Task {
+            for await event in pc.events {
+                trace("child event \(label(event))")
+                switch event {
+                case let .iceCandidate(candidate):
+                    _ = await answerSent.wait()
+                    pipe.send(candidate.map { Signal(type: "candidate", candidate: $0) } ?? Signal(type: "end-of-candidates"))
+                case let .dataChannel(channel):
+                    Task { await ChildRun.receive(on: channel, pipe: pipe, expected: expected) }
+                case let .track(track):
+                    // The first decoded audio frame's arrival, then the rest drained.
+                    Task {
+                        var first = true
+                        for await frame in track.frames {
+                            guard first, case .audio = frame else { continue }
+                            first = false
+                            var signal = Signal(type: "audio")
+                            signal.time = wallSeconds()
+                            pipe.send(signal)
+                        }
+                    }
+                default: break
+                }
+            }
+        }
+    }
+
+    /// Reports the channel's opening, then counts bytes until the parent's total has arrived.
+    static func receive(on channel: DataChannel, pipe: SignalPipe, expected: Latch<Int>) async {
+        var received = 0, messages = 0
+        var target: Int?
+        for await event in channel.events {
+            switch event {
+            case .open:
+                var signal = Signal(type: "open")
+                signal.time = wallSeconds()
+                pipe.send(signal)
+                target = await expected.wait()
+                if target == 0 { return }
+            case let .message(message):
+                received += message.byteCount
+                messages += 1
+                if received >= (target ?? Int.max) {
+                    var signal = Signal(type: "done")
+                    signal.time = wallSeconds()
+                    signal.bytes = received
+                    signal.messages = messages
+                    pipe.send(signal)
+                }
+            default: break
+            }
+        }
+    }
+
+    func close() {
+        watcher.cancel()
+        pc.close()
+    }
+}
+
+/// Answers one offer per run, with a fresh peer connection each time, until `exit`.
 func childMain() async {
     // Signals go to a private copy of stdout; anything else printing to stdout (a log handler)
     // goes to stderr and cannot corrupt them.
     let signalFD = dup(1)
     dup2(2, 1)
     let pipe = SignalPipe(readFD: 0, writeFD: signalFD)
-    let pc: PeerConnection
-    var configuration = benchConfiguration()
-    let sctpTrace = SCTPTrace()
-    if tracing {
-        sctpTrace.install(into: &configuration)
-        sctpTrace.startReporting("child")
+    func nextRun() -> ChildRun {
+        do { return try ChildRun(pipe: pipe) } catch { fail("child: \(error)") }
     }
-    do { pc = try PeerConnection(configuration: configuration) } catch { fail("child: \(error)") }
-    let expected = Latch<Int>(), answerSent = Latch<Bool>()
-    let watcher = Task {
-        for await event in pc.events {
-            trace("child event \(event)")
-            switch event {
-            case let .iceCandidate(candidate):
-                _ = await answerSent.wait()
-                pipe.send(candidate.map { Signal(type: "candidate", candidate: $0) } ?? Signal(type: "end-of-candidates"))
-            case let .dataChannel(channel):
-                Task {
-                    var received = 0, messages = 0
-                    var target: Int?
-                    for await event in channel.events {
-                        switch event {
-                        case .open:
-                            var signal = Signal(type: "open")
-                            signal.time = wallSeconds()
-                            pipe.send(signal)
-                            target = await expected.wait()
-                            if target == 0 { return }
-                        case let .message(message):
-                            received += message.byteCount
-                            messages += 1
-                            if received >= (target ?? Int.max) {
-                                var signal = Signal(type: "done")
-                                signal.time = wallSeconds()
-                                signal.bytes = received
-                                signal.messages = messages
-                                pipe.send(signal)
-                            }
-                        default: break
-                        }
-                    }
-                }
-            default: break
-            }
-        }
-    }
+    var current = nextRun()
+    await awaitPool(current.pc)
     pipe.send(Signal(type: "ready"))
     for await signal in pipe.incoming {
         trace("child got \(signal.type)")
+        let pc = current.pc
         do {
             switch signal.type {
             case "offer":
-                expected.resolve(signal.bytes ?? 0)
+                current.expected.resolve(signal.bytes ?? 0)
                 try await pc.setRemoteDescription(JsepDescription(type: .offer, sdp: signal.sdp ?? ""))
                 let answer = try await pc.createAnswer()
                 try await pc.setLocalDescription(answer)
                 pipe.send(Signal(type: "answer", sdp: answer.sdp))  // before any of our candidates
-                answerSent.resolve(true)
+                current.answerSent.resolve(true)
             case "candidate": if let candidate = signal.candidate { try await pc.addIceCandidate(candidate) }
             case "end-of-candidates": try await pc.addIceCandidate(nil)
             case "bye":
-                watcher.cancel()
-                pc.close()
+                current.close()
+                current = nextRun()
+                await awaitPool(current.pc)
+                pipe.send(Signal(type: "ready"))
+            case "exit":
+                current.close()
                 exit(0)
             default: break
             }
@@ -318,7 +527,7 @@ func childMain() async {
             fail("child: \(signal.type): \(error)")
         }
     }
-    pc.close()
+    current.close()
 }
 
 // MARK: - Entry
@@ -330,22 +539,32 @@ case "child":
     await childMain()
 case "parent":
     let options = Options(arguments.dropFirst())
-    var setup: [Double] = [], throughput: [Double] = []
+    var setup: [Double] = [], throughput: [Double] = [], audioSetup: [Double] = []
+    let child: ChildProcess
+    do { child = try ChildProcess() } catch { fail("cannot start the child process: \(error)") }
     for run in 1...options.runs {
         do {
-            let result = try await parentRun(options, run: run)
+            let result = try await parentRun(options, run: run, child: child)
+            if run <= options.warmUp { continue }  // the first connection of a fresh process pair: not counted
             setup.append(result.setupMs)
             if let value = result.throughputMBps { throughput.append(value) }
+            if let value = result.audioSetupMs { audioSetup.append(value) }
         } catch {
             fail("run \(run): \(error)")
         }
     }
+    child.finish()
     if !throughput.isEmpty {
         let megabits = options.throughputFigure.hasSuffix("_Mbps")
         Figure(name: options.throughputFigure, unit: megabits ? "Mbit/s" : "MB/s",
                samples: megabits ? throughput.map { $0 * 8 } : throughput).emit()
     }
-    Figure(name: options.setupFigure, unit: "ms", samples: setup).emit()
+    if audioSetup.isEmpty {
+        Figure(name: options.setupFigure, unit: "ms", samples: setup).emit()
+    } else {
+        // With audio the one figure covers both: channels open and the first decoded frame.
+        Figure(name: options.audioFigure, unit: "ms", samples: audioSetup).emit()
+    }
 default:
     fail("usage: DCThroughput parent [--bytes N] [--message-size S] [--runs R] [--high B] [--low B]")
 }

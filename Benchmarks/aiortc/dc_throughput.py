@@ -2,11 +2,11 @@
 peer figures of `dc_throughput_loopback_MBps` and `setup_ms` (Benchmarks/DCThroughput measures
 Tern ↔ Tern the same way).
 
-    dc_throughput.py [parent] [--bytes N] [--message-size S] [--runs R] [--high B] [--low B] [--quick]
+    dc_throughput.py [parent] [--bytes N] [--message-size S] [--runs R] [--warm-up W] [--high B] [--low B] [--quick]
     dc_throughput.py child      (spawned by the parent; signals over its stdin/stdout)
 
-Each run spawns a fresh child process (this script) and creates a fresh RTCPeerConnection in the
-parent; the two exchange offer and answer as JSON lines over the child's pipes (aiortc does not
+One child process (this script) serves every run; each run creates a fresh RTCPeerConnection in
+both processes (the child makes its next one, then says `ready`); the two exchange offer and answer as JSON lines over the child's pipes (aiortc does not
 trickle: each description carries every candidate, sent once gathering is complete). The parent
 opens one reliable ordered channel and, once it is open on both sides, sends N bytes (64 MiB)
 in S-byte messages (64 KiB), keeping bufferedAmount under --high (4 MiB) and waiting for the
@@ -46,7 +46,7 @@ from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription  #
 def options(argv):
     quick = "--quick" in argv
     opts = {"bytes": 64 * 1024 * 1024, "message-size": 64 * 1024, "runs": 3 if quick else 5,
-            "high": 4 * 1024 * 1024, "low": 1024 * 1024, "throughput-figure": "dc_throughput_loopback_MBps", "setup-figure": "setup_ms"}
+            "high": 4 * 1024 * 1024, "low": 1024 * 1024, "warm-up": 0, "throughput-figure": "dc_throughput_loopback_MBps", "setup-figure": "setup_ms"}
     args = [a for a in argv if a != "--quick"]
     for flag, value in zip(args[::2], args[1::2]):
         key = flag.lstrip("-")
@@ -60,32 +60,53 @@ def log(message):
     print(f"dc_throughput.py: {message}", file=sys.stderr, flush=True)
 
 
-async def parent_run(opts, run):
-    wrapper = os.environ.get("DCBENCH_CHILD_WRAPPER", "").split()
-    proc = await asyncio.create_subprocess_exec(
-        *wrapper, sys.executable, os.path.abspath(__file__), "child",
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+class Child:
+    """The child process, spawned once for all runs; its signals go to the run in progress
+    (a signal that arrives between runs, the next `ready`, waits for the next run)."""
+
+    async def start(self):
+        wrapper = os.environ.get("DCBENCH_CHILD_WRAPPER", "").split()
+        self.proc = await asyncio.create_subprocess_exec(
+            *wrapper, sys.executable, os.path.abspath(__file__), "child",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        self.queue = asyncio.Queue()
+        self.ending = False
+        self.reader = asyncio.ensure_future(self.read_signals())
+
+    async def read_signals(self):
+        while True:
+            line = await self.proc.stdout.readline()
+            if not line:
+                break
+            await self.queue.put(json.loads(line))
+        if not self.ending:
+            log("the child process ended early (its stderr above says why)")
+            os._exit(1)
+
+    def send(self, message):
+        self.proc.stdin.write((json.dumps(message) + "\n").encode())
+
+    async def finish(self):
+        self.ending = True
+        self.send({"type": "exit"})
+        await self.proc.wait()
+        self.reader.cancel()
+
+
+async def parent_run(opts, run, child):
     loop = asyncio.get_running_loop()
     waiting = {kind: loop.create_future() for kind in ("ready", "answer", "open", "done")}
 
-    async def read_signals():
+    async def route_signals():
         while True:
-            line = await proc.stdout.readline()
-            if not line:
-                break
-            message = json.loads(line)
+            message = await child.queue.get()
             future = waiting.get(message["type"])
             if future is not None and not future.done():
                 future.set_result(message)
-        for future in waiting.values():
-            if not future.done():
-                future.set_exception(RuntimeError("the child process ended early"))
-                future.add_done_callback(lambda f: f.exception())  # no warning when nobody waits
+            if message["type"] == "done" or (message["type"] == "open" and opts["bytes"] == 0):
+                return
 
-    def send(message):
-        proc.stdin.write((json.dumps(message) + "\n").encode())
-
-    reader = asyncio.ensure_future(read_signals())
+    router = asyncio.ensure_future(route_signals())
     pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
     channel = pc.createDataChannel("bench", ordered=True)
     channel.bufferedAmountLowThreshold = opts["low"]
@@ -99,7 +120,7 @@ async def parent_run(opts, run):
     setup_start = time.monotonic()
     offer = await pc.createOffer()
     await pc.setLocalDescription(offer)  # returns once gathering is complete
-    send({"type": "offer", "sdp": pc.localDescription.sdp, "bytes": opts["bytes"]})
+    child.send({"type": "offer", "sdp": pc.localDescription.sdp, "bytes": opts["bytes"]})
     answer = await waiting["answer"]
     await pc.setRemoteDescription(RTCSessionDescription(sdp=answer["sdp"], type="answer"))
     await opened.wait()
@@ -131,10 +152,9 @@ async def parent_run(opts, run):
     else:
         log(f"run {run}: set-up {setup_ms:.1f} ms")
 
-    send({"type": "bye"})
+    await router
+    child.send({"type": "bye"})
     await pc.close()
-    await proc.wait()
-    reader.cancel()
     return setup_ms, throughput
 
 
@@ -150,22 +170,27 @@ async def child():
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
-    state = {"expected": 0, "received": 0, "messages": 0}
 
-    @pc.on("datachannel")
-    def on_datachannel(channel):
-        # aiortc sets readyState "open" before it fires `datachannel`.
-        send({"type": "open", "time": time.monotonic()})
+    def new_run():
+        """A fresh RTCPeerConnection for the next offer."""
+        pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
+        state = {"expected": 0, "received": 0, "messages": 0}
 
-        @channel.on("message")
-        def on_message(message):
-            state["received"] += len(message)
-            state["messages"] += 1
-            if state["expected"] and state["received"] >= state["expected"]:
-                send({"type": "done", "time": time.monotonic(), "bytes": state["received"],
-                      "messages": state["messages"]})
+        @pc.on("datachannel")
+        def on_datachannel(channel):
+            # aiortc sets readyState "open" before it fires `datachannel`.
+            send({"type": "open", "time": time.monotonic()})
 
+            @channel.on("message")
+            def on_message(message):
+                state["received"] += len(message)
+                state["messages"] += 1
+                if state["expected"] and state["received"] >= state["expected"]:
+                    send({"type": "done", "time": time.monotonic(), "bytes": state["received"],
+                          "messages": state["messages"]})
+        return pc, state
+
+    pc, state = new_run()
     send({"type": "ready"})
     while True:
         line = await reader.readline()
@@ -179,6 +204,10 @@ async def child():
             await pc.setLocalDescription(answer)
             send({"type": "answer", "sdp": pc.localDescription.sdp})
         elif message["type"] == "bye":
+            await pc.close()
+            pc, state = new_run()
+            send({"type": "ready"})
+        elif message["type"] == "exit":
             break
     await pc.close()
 
@@ -193,11 +222,16 @@ def figure(name, unit, samples):
 
 async def parent(opts):
     setups, throughputs = [], []
+    child_process = Child()
+    await child_process.start()
     for run in range(1, opts["runs"] + 1):
-        setup_ms, throughput = await asyncio.wait_for(parent_run(opts, run), timeout=300)
+        setup_ms, throughput = await asyncio.wait_for(parent_run(opts, run, child_process), timeout=300)
+        if run <= opts["warm-up"]:
+            continue  # the first connection of a fresh process pair: not counted
         setups.append(setup_ms)
         if throughput is not None:
             throughputs.append(throughput)
+    await child_process.finish()
     if throughputs:
         name = opts["throughput-figure"]
         if name.endswith("_Mbps"):
