@@ -178,7 +178,14 @@ import TernCore
     }
 
     @Test func fragmentedPartialReliableMessagesAreDeliveredWholeOrNotAtAll() throws {
-        let h = AssociationHarness(conditions: .init(lossRate: 0.10, delay: .milliseconds(10)), seed: 21)
+        // 1,200-byte packets (no size discovery on the simulated link): each message spans
+        // three packets, so with one retransmission at 10 % loss some are abandoned.
+        var config = SCTPAssociationConfig.testDefault(seed: 11)
+        config.pathMTUDiscovery = false
+        var configB = config
+        configB.randomSeed = 22
+        let h = AssociationHarness(configA: config, configB: configB,
+                                   conditions: .init(lossRate: 0.10, delay: .milliseconds(10)), seed: 21)
         #expect(h.connect())
         var sent: [[UInt8]] = []
         for i in 0..<300 {

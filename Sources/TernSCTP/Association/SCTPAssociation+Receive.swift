@@ -130,11 +130,18 @@ extension SCTPAssociation {
         if received.hasGaps || chunk.isImmediate { sackImmediately = true }
     }
 
-    /// §6.2: SACK at least every second packet with DATA, else within the delayed-ack timeout.
+    /// §6.2: SACK at least every second packet with DATA (every `sackEveryPackets`-th with ACK
+    /// thinning, then within `thinnedSackDelay` of the second), else within the delayed-ack timeout.
     private func noteDataPacket(now: Instant) {
         packetsSinceSack += 1
-        if packetsSinceSack >= 2 { sackImmediately = true }
-        if !sackImmediately, delayedAckDeadline == nil { delayedAckDeadline = now + config.delayedAckTimeout }
+        let every = max(2, config.sackEveryPackets)
+        if packetsSinceSack >= every { sackImmediately = true }
+        if !sackImmediately {
+            if delayedAckDeadline == nil { delayedAckDeadline = now + config.delayedAckTimeout }
+            if packetsSinceSack >= 2, let due = delayedAckDeadline {
+                delayedAckDeadline = min(due, now + config.thinnedSackDelay)
+            }
+        }
         checkDeferredReset()
     }
 

@@ -106,15 +106,17 @@ extension SCTPAssociation {
                     ssthresh = cwnd  // RFC 9406 §4.2: CSS over, congestion avoidance from here
                     stats.slowStartExitsOnDelay += 1
                 } else if fullyUtilized {
-                    // RFC 9260 §7.2.1 with L = 2 (RFC 3465 appropriate byte counting), slowed
-                    // down during HyStart++'s Conservative Slow Start.
-                    cwnd += min(bytesNewlyAcked, 2 * config.mtu) / hyStart.growthDivisor
+                    // RFC 9260 §7.2.1 with appropriate byte counting (RFC 3465; L packets of the
+                    // size in use per SACK, 2 unless the peer thins its SACKs), slowed down during
+                    // HyStart++'s Conservative Slow Start.
+                    let limit = max(2, config.slowStartPacketsPerSack) * pathMTU.packetSize
+                    cwnd += min(bytesNewlyAcked, limit) / hyStart.growthDivisor
                 }
             } else {
                 partialBytesAcked += bytesNewlyAcked
                 if partialBytesAcked >= cwnd, fullyUtilized {
                     partialBytesAcked -= cwnd
-                    cwnd += config.mtu
+                    cwnd += pathMTU.packetSize  // §7.2.2: one packet (of the size in use) per RTT
                 }
             }
         }

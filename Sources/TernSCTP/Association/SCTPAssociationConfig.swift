@@ -56,6 +56,21 @@ public struct SCTPAssociationConfig: Sendable {
     /// Delayed SACK timeout (RFC 9260 §6.2: at most 500 ms; 200 ms is usual). Half of that here,
     /// well under a peer's RTO.Min (ours is `rtoMin`; dcSCTP's and usrsctp's are higher still).
     public var delayedAckTimeout: Duration = .milliseconds(100)
+    /// A SACK is sent for every this many packets with DATA. RFC 9260 §6.2 says every second
+    /// packet (SHOULD), the default. Above 2, ACK thinning: fewer SACK packets, which at high
+    /// packet rates is a large share of both ends' CPU (each packet costs a system call and a
+    /// trip through the network stack). Only for a sender that grows its window by bytes
+    /// acknowledged, as Tern's does (RFC 3465), not by SACKs counted; a peer connection turns it
+    /// on only towards a Tern peer (Docs/SCTP.md "ACK thinning").
+    public var sackEveryPackets: Int = 2
+    /// With `sackEveryPackets` above 2: once two packets are unacknowledged, the SACK is sent
+    /// within this delay even if no more packets come (a sender with a small window must not
+    /// wait `delayedAckTimeout` for every round trip).
+    public var thinnedSackDelay: Duration = .milliseconds(2)
+    /// Slow start grows cwnd by the bytes a SACK newly acknowledges, up to this many packets
+    /// (RFC 3465's L; 2 by default). Towards a peer that SACKs every fourth packet, 4 keeps
+    /// slow start doubling per round trip (a peer connection sets both together).
+    public var slowStartPacketsPerSack: Int = 2
     /// Lifetime of a State Cookie (RFC 9260 §16: Valid.Cookie.Life 60 s).
     public var cookieLifetime: Duration = .seconds(60)
     /// Initial congestion window in bytes; RFC 9260 §7.2.1: min(4·MTU, max(2·MTU, 4380)).
