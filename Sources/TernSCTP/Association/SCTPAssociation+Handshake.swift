@@ -72,10 +72,19 @@ extension SCTPAssociation {
     /// COOKIE ECHO received (§5.1 step D, §5.2.4).
     func handleCookieEcho(_ bytes: [UInt8], packetTag: UInt32, now: Instant) {
         let cookie: StateCookie
-        do {
+        do throws(StateCookie.Rejection) {
             cookie = try StateCookie.decode(bytes, key: cookieKey, now: now, lifetime: config.cookieLifetime)
         } catch {
-            stats.malformedPackets += 1
+            // Forged, corrupted or expired: no association comes of it (§5.1.5). An expired one
+            // of ours gets a Stale Cookie ERROR, so that the peer starts over instead of waiting.
+            stats.rejectedCookies += 1
+            if case let .stale(peerTag, staleness) = error {
+                let microseconds = UInt32(clamping: staleness.components.seconds * 1_000_000
+                                          + staleness.components.attoseconds / 1_000_000_000_000)
+                var measure: [UInt8] = []
+                measure.appendBE(microseconds)
+                sendRaw([.error([SCTPErrorCause(code: SCTPErrorCause.staleCookie, value: measure)])], tag: peerTag)
+            }
             return
         }
         guard packetTag == cookie.localTag else {
@@ -105,6 +114,24 @@ extension SCTPAssociation {
         }
     }
 
+    /// A Stale Cookie ERROR while our COOKIE ECHO is outstanding (§5.2.6): our cookie expired
+    /// before it arrived. Start the handshake over with a fresh INIT (not the optional Cookie
+    /// Preservative: a new cookie after one more round trip is enough for WebRTC's use).
+    /// Each restart counts against Max.Init.Retransmits, so a peer whose cookies always expire
+    /// in flight (a lifetime shorter than the round trip) ends the attempt instead of looping.
+    func handleStaleCookie(now: Instant) {
+        guard state == .cookieEchoed else { return }
+        staleCookieRestartsThisHandshake += 1
+        guard staleCookieRestartsThisHandshake <= config.maxInitRetransmissions else {
+            close(.handshakeTimeout)
+            return
+        }
+        stats.staleCookieRestarts += 1
+        pendingCookie = nil
+        state = .closed
+        connect(now: now)
+    }
+
     /// COOKIE ACK received (§5.1 step E).
     func handleCookieAck(now: Instant) {
         guard state == .cookieEchoed else { return }
@@ -132,6 +159,7 @@ extension SCTPAssociation {
 
     func enterEstablished(now: Instant) {
         state = .established
+        staleCookieRestartsThisHandshake = 0
         pendingInit = nil
         pendingCookie = nil
         t1Deadline = nil

@@ -48,7 +48,9 @@ extension SCTPAssociation {
                 let text = causes.isEmpty ? "no cause given" : causes.map(\.description).joined(separator: "; ")
                 close(.peerAbort(text))
                 return
-            case let .error(causes): events.append(.peerError(causes))
+            case let .error(causes):
+                if causes.contains(where: { $0.code == SCTPErrorCause.staleCookie }) { handleStaleCookie(now: now) }
+                events.append(.peerError(causes))
             case let .shutdown(cum): handleShutdown(cumulativeTSNAck: cum, now: now)
             case .shutdownAck: handleShutdownAck()
             case .shutdownComplete:

@@ -87,6 +87,8 @@ public final class SCTPAssociation {
     var pendingInit: InitChunk?
     var pendingCookie: [UInt8]?
     var initRetransmissions = 0
+    /// Stale Cookie ERRORs answered by starting over, in the handshake under way (§5.2.6).
+    var staleCookieRestartsThisHandshake = 0
 
     // Timers (RFC 9260 §6.3, §8.3, §5.1).
     var t1Deadline: Instant?

@@ -4,6 +4,10 @@ public struct SCTPAssociationStats: Sendable, Equatable {
     public var malformedPackets = 0
     /// Packets whose verification tag did not match (RFC 9260 §8.5).
     public var badVerificationTag = 0
+    /// COOKIE ECHOs refused: not signed by us (forged or corrupted) or expired (§5.1.5).
+    public var rejectedCookies = 0
+    /// Handshakes started again after the peer said our cookie was stale (§5.2.6).
+    public var staleCookieRestarts = 0
     /// DATA chunks received twice.
     public var duplicateDataChunks = 0
     /// DATA chunks retransmitted (T3 or fast).

@@ -37,7 +37,11 @@ struct StateCookie: Equatable {
     }
 
     /// Why a COOKIE ECHO was refused.
-    enum Rejection: Error { case malformed, badSignature, stale }
+    enum Rejection: Error {
+        case malformed, badSignature
+        /// Signed by us but older than its lifetime (RFC 9260 §5.1.5): who sent it, and by how much.
+        case stale(peerTag: UInt32, staleness: Duration)
+    }
 
     static func decode(_ bytes: [UInt8], key: [UInt8], now: Instant, lifetime: Duration) throws(Rejection) -> StateCookie {
         guard bytes.count == size, bytes[0] == version else { throw .malformed }
@@ -55,7 +59,7 @@ struct StateCookie: Equatable {
             var c = cookie
             c.peerSupportsForwardTSN = flags & 1 != 0
             c.peerSupportsReconfig = flags & 2 != 0
-            guard now - c.created <= lifetime else { throw Rejection.stale }
+            guard now - c.created <= lifetime else { throw Rejection.stale(peerTag: c.peerTag, staleness: now - c.created - lifetime) }
             return c
         } catch let e as Rejection {
             throw e

@@ -9,6 +9,8 @@ public struct SCTPErrorCause: Equatable, Sendable, CustomStringConvertible {
 
     /// Cause code 1, Invalid Stream Identifier.
     public static let invalidStreamIdentifier: UInt16 = 1
+    /// Cause code 3, Stale Cookie Error: the Measure of Staleness in microseconds (32 bits).
+    public static let staleCookie: UInt16 = 3
     /// Cause code 6, Unrecognized Chunk Type: carries the offending chunk.
     public static let unrecognizedChunkType: UInt16 = 6
     /// Cause code 8, Unrecognized Parameters.
@@ -28,6 +30,7 @@ public struct SCTPErrorCause: Equatable, Sendable, CustomStringConvertible {
         case Self.userInitiatedAbort: "user-initiated abort: \(String(decoding: value, as: UTF8.self))"
         case Self.protocolViolation: "protocol violation: \(String(decoding: value, as: UTF8.self))"
         case Self.unrecognizedChunkType: "unrecognized chunk type"
+        case Self.staleCookie: "stale cookie"
         default: "cause \(code) (\(value.count) bytes)"
         }
     }

@@ -1,0 +1,80 @@
+import Testing
+import TernCore
+@testable import TernSCTP
+
+/// RFC 9260's defences at the door: a COOKIE ECHO we did not sign, one that expired (§5.1.5,
+/// answered with a Stale Cookie ERROR that makes the peer start over, §5.2.6), and packets
+/// whose verification tag is not the association's (§8.5).
+@Suite struct CookieAndTagTests {
+    @Test func aForgedCookieEchoCreatesNoAssociationAndIsCounted() throws {
+        let listener = SCTPAssociation(config: .testDefault(seed: 3))
+        // Right size and version, but signed with some other key (or none at all).
+        var forged = [UInt8](repeating: 0xA5, count: StateCookie.size)
+        forged[0] = 1
+        let config = SCTPAssociationConfig.testDefault(seed: 4)
+        let packet = SCTPPacket(sourcePort: config.localPort, destinationPort: config.remotePort,
+                                verificationTag: 0xA5A5_A5A5, chunks: [.cookieEcho(forged)])
+        listener.handle(packet: packet.serialize(), now: .zero)
+        #expect(listener.state == .closed)
+        #expect(listener.stats.rejectedCookies == 1)
+        #expect(listener.pollTransmit(now: .zero) == nil, "no COOKIE ACK, no ERROR")
+        #expect(listener.pollEvent() == nil)
+    }
+
+    /// a's handshake with b over a link taking `oneWay` each way, b's cookies living `lifetime`;
+    /// counts the Stale Cookie ERRORs that reach a.
+    private static func handshake(oneWay: Duration, lifetime: Duration) -> (AssociationHarness, () -> Int) {
+        var initiator = SCTPAssociationConfig.testDefault(seed: 6)
+        initiator.maxInitRetransmissions = 3
+        var listener = SCTPAssociationConfig.testDefault(seed: 5)
+        listener.cookieLifetime = lifetime
+        let h = AssociationHarness(configA: initiator, configB: listener, conditions: .init(delay: oneWay))
+        var errorsToA = 0
+        h.pair.deliverFilter = { to, datagram in
+            if to == .a, let packet = try? SCTPPacket.parse(datagram, verifyChecksum: false),
+               packet.chunks.contains(where: {
+                   if case let .error(causes) = $0 { causes.contains { $0.code == SCTPErrorCause.staleCookie } } else { false }
+               }) {
+                errorsToA += 1
+            }
+            return true
+        }
+        h.a.connect(now: h.pair.now)  // b only listens
+        return (h, { errorsToA })
+    }
+
+    @Test func aStaleCookieIsAnsweredWithAnErrorAndThePeerStartsOverThenGivesUp() throws {
+        // 100 ms each way: a's COOKIE ECHO arrives 200 ms after b signed the cookie, which
+        // lived 50 ms. Every new cookie is stale too, so a starts over until Max.Init.Retransmits.
+        let (h, errorsToA) = Self.handshake(oneWay: .milliseconds(100), lifetime: .milliseconds(50))
+        #expect(h.pair.run(for: .seconds(10)) { h.eventsA.contains(.closed(.handshakeTimeout)) })
+        #expect(h.a.stats.staleCookieRestarts == 3)
+        #expect(errorsToA() == 4, "one ERROR per stale COOKIE ECHO")
+        #expect(h.b.stats.rejectedCookies == 4)
+        #expect(h.b.state == .closed)
+    }
+
+    @Test func withALifetimeLongerThanTheRoundTripTheSameHandshakeConnects() throws {
+        let (h, errorsToA) = Self.handshake(oneWay: .milliseconds(100), lifetime: .seconds(1))
+        #expect(h.pair.run(for: .seconds(10)) { h.a.state == .established && h.b.state == .established })
+        #expect(errorsToA() == 0 && h.b.stats.rejectedCookies == 0)
+    }
+
+    @Test func dataWithTheWrongVerificationTagIsDroppedAndCounted() throws {
+        let h = AssociationHarness()
+        #expect(h.connect())
+        try h.a.send([1, 2, 3], streamIdentifier: 0, payloadProtocolIdentifier: 53, now: h.pair.now)
+        let genuine = try SCTPPacket.parse(try #require(h.a.pollTransmit(now: h.pair.now)))
+        let forged = SCTPPacket(sourcePort: genuine.sourcePort, destinationPort: genuine.destinationPort,
+                                verificationTag: genuine.verificationTag &+ 1, chunks: genuine.chunks)
+        let before = h.b.stats.badVerificationTag
+        h.b.handle(packet: forged.serialize(), now: h.pair.now)
+        h.drain()
+        #expect(h.b.stats.badVerificationTag == before + 1)
+        #expect(h.messagesB.isEmpty, "nothing delivered from a packet with another association's tag")
+        // The genuine packet still gets through afterwards.
+        h.b.handle(packet: genuine.serialize(), now: h.pair.now)
+        h.drain()
+        #expect(h.messagesB.map(\.payload) == [[1, 2, 3]])
+    }
+}
