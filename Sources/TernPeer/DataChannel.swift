@@ -1,3 +1,4 @@
+public import Foundation
 import Synchronization
 public import TernSCTP
 
@@ -86,6 +87,11 @@ public final class DataChannel: Sendable {
     /// Sends a binary message (PPID 53, or 57 when empty).
     public func send(_ bytes: [UInt8]) throws(PeerConnectionError) {
         try send(.binary(bytes))
+    }
+
+    /// Sends a binary message from `Data` (W3C `send(ArrayBuffer)`; PPID 53, or 57 when empty).
+    public func send(_ data: Data) throws(PeerConnectionError) {
+        try send(.binary([UInt8](data)))
     }
 
     /// Sends a message; refused with a clear error when the channel is not open or the message

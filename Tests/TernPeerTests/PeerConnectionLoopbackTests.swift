@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import TernCore
@@ -49,9 +50,12 @@ struct PeerConnectionLoopbackTests {
         try channel.send("")
         let big = [UInt8](repeating: 7, count: 200_000)
         try channel.send(big)
+        try channel.send(Data([9, 8, 7]))  // W3C send(ArrayBuffer)
+        try channel.send(Data())           // empty binary: PPID 57
 
-        #expect(await eventually { echoed.withLock { $0.count } == 4 })
-        #expect(received.withLock { $0 } == [.string("hello"), .binary([0, 1, 2, 255]), .string(""), .binary(big)])
+        #expect(await eventually { echoed.withLock { $0.count } == 6 })
+        #expect(received.withLock { $0 } == [.string("hello"), .binary([0, 1, 2, 255]), .string(""), .binary(big),
+                                             .binary([9, 8, 7]), .binary([])])
         #expect(echoed.withLock { $0 } == received.withLock { $0 })
 
         #expect(pair.caller.connectionState == .connected)
