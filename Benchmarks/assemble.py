@@ -77,6 +77,11 @@ ROWS = [
      "network-lab namespaces (Interop/netlab, 25 ms each way through its router's NFQUEUE delayer, veth with a "
      "1,500-byte MTU), Mbit/s. Peer: aiortc ↔ aiortc the same way (issue #7 goal: ≥ 200 Mbit/s). Root only."),
     ("setup_ms_rtt50", "Set-up latency of those runs (createOffer → channel open on both sides at 50 ms RTT)."),
+    ("dc_throughput_rtt50_Mbps_chromium_pair", "Tern's 50 ms-RTT throughput next to Chromium's in-page pair at 50 ms "
+     "RTT: Benchmarks/chromium/pair_bench.py --delay-ms 25 runs the page in a namespace with only lo and sends "
+     "every UDP packet leaving lo through the lab's delayer (25 ms each way; lo's MTU, where Tern's row crosses "
+     "the lab's router on 1,500-byte veths). Ratio = Tern / Chromium."),
+    ("setup_ms_rtt50_chromium_pair", "Set-up latency of those Chromium runs next to Tern's at 50 ms RTT."),
     ("sctp_inprocess_MBps", "64 MiB in 64 KiB messages between two SCTPAssociations over a zero-delay "
      "SimulatedLink, both ends on one thread, no DTLS, no sockets; MB/s of wall-clock time, one sample per process."),
     ("scale_setup_ms_N100", "Benchmarks/PeerScale: 100 data-channel-only PeerConnection pairs on 127.0.0.1 in one "
