@@ -56,9 +56,10 @@ ROWS = [
     ("setup_ms_pool", "The same with iceCandidatePoolSize = 1 on both sides (W3C candidate pool: each connection "
      "gathers when it is created, the offer and the answer carry the candidates)."),
     ("setup_ms_audio", "The setup_ms runs with an audio track too (offerer sendonly, 20 ms Opus tone frames on a "
-     "capture clock started at createOffer; frames before the transport is up are dropped): createOffer → "
-     "channel open on both sides and the answerer's first decoded audio frame. The 20 ms capture clock "
-     "quantizes it: the first frame that can go out is the one due at 20 ms."),
+     "capture clock started at createOffer): createOffer → channel open on both sides and the answerer's first "
+     "decoded audio frame — issue #8's full definition. A frame captured while the transport connects is sent "
+     "when it connects (RtpSender, ≤ 40 ms old). Peer: aiortc ↔ aiortc the same way, with aiortc's own "
+     "AudioStreamTrack as the source (its RTP sender starts pulling frames once connected)."),
     ("setup_ms_ta5", "setup_ms with RFC 8445's 5 ms pacing (IceConfiguration's default, what a connection on a "
      "real network uses): libnice spends about three Ta on a regular nomination."),
     ("setup_ms_first", "The first connection of a fresh process pair (the throughput runs: a new child process "

@@ -3,6 +3,8 @@ peer figures of `dc_throughput_loopback_MBps` and `setup_ms` (Benchmarks/DCThrou
 Tern ↔ Tern the same way).
 
     dc_throughput.py [parent] [--bytes N] [--message-size S] [--runs R] [--warm-up W] [--high B] [--low B] [--quick]
+                    [--audio]  (offerer also sends aiortc's AudioStreamTrack; figure setup_ms_audio ends at the
+                               answerer's first decoded frame too)
     dc_throughput.py child      (spawned by the parent; signals over its stdin/stdout)
 
 One child process (this script) serves every run; each run creates a fresh RTCPeerConnection in
@@ -41,11 +43,14 @@ ICE_ADDRESS = os.environ.get("DCBENCH_ICE_ADDRESS", "127.0.0.1")
 aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: [ICE_ADDRESS]
 
 from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription  # noqa: E402
+from aiortc.mediastreams import AudioStreamTrack  # noqa: E402
 
 
 def options(argv):
     quick = "--quick" in argv
-    opts = {"bytes": 64 * 1024 * 1024, "message-size": 64 * 1024, "runs": 3 if quick else 5,
+    audio = "--audio" in argv
+    argv = [a for a in argv if a != "--audio"]
+    opts = {"audio": audio, "bytes": 64 * 1024 * 1024, "message-size": 64 * 1024, "runs": 3 if quick else 5,
             "high": 4 * 1024 * 1024, "low": 1024 * 1024, "warm-up": 0, "throughput-figure": "dc_throughput_loopback_MBps", "setup-figure": "setup_ms"}
     args = [a for a in argv if a != "--quick"]
     for flag, value in zip(args[::2], args[1::2]):
@@ -95,7 +100,7 @@ class Child:
 
 async def parent_run(opts, run, child):
     loop = asyncio.get_running_loop()
-    waiting = {kind: loop.create_future() for kind in ("ready", "answer", "open", "done")}
+    waiting = {kind: loop.create_future() for kind in ("ready", "answer", "open", "audio", "done")}
 
     async def route_signals():
         while True:
@@ -103,7 +108,8 @@ async def parent_run(opts, run, child):
             future = waiting.get(message["type"])
             if future is not None and not future.done():
                 future.set_result(message)
-            if message["type"] == "done" or (message["type"] == "open" and opts["bytes"] == 0):
+            if message["type"] == "done" or (opts["bytes"] == 0 and all(
+                    waiting[k].done() for k in (("open", "audio") if opts["audio"] else ("open",)))):
                 return
 
     router = asyncio.ensure_future(route_signals())
@@ -114,6 +120,8 @@ async def parent_run(opts, run, child):
     low = asyncio.Event()
     channel.on("open", opened.set)
     channel.on("bufferedamountlow", low.set)
+    if opts["audio"]:
+        pc.addTrack(AudioStreamTrack())  # aiortc's own 20 ms audio source (silence), sendonly
     await waiting["ready"]
 
     # Set-up: createOffer → open on both sides.
@@ -127,6 +135,10 @@ async def parent_run(opts, run, child):
     parent_opened = time.monotonic()
     child_opened = (await waiting["open"])["time"]
     setup_ms = (max(parent_opened, child_opened) - setup_start) * 1000
+    if opts["audio"]:
+        # With audio the run ends at the answerer's first decoded audio frame too.
+        first_audio = (await waiting["audio"])["time"]
+        setup_ms = (max(parent_opened, child_opened, first_audio) - setup_start) * 1000
 
     throughput = None
     total, size = opts["bytes"], opts["message-size"]
@@ -176,6 +188,15 @@ async def child():
         pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
         state = {"expected": 0, "received": 0, "messages": 0}
 
+        @pc.on("track")
+        def on_track(track):
+            async def first_frame():
+                await track.recv()  # decoded by aiortc's receiver
+                send({"type": "audio", "time": time.monotonic()})
+                while True:
+                    await track.recv()
+            state["audio"] = asyncio.ensure_future(first_frame())
+
         @pc.on("datachannel")
         def on_datachannel(channel):
             # aiortc sets readyState "open" before it fires `datachannel`.
@@ -204,6 +225,8 @@ async def child():
             await pc.setLocalDescription(answer)
             send({"type": "answer", "sdp": pc.localDescription.sdp})
         elif message["type"] == "bye":
+            if "audio" in state:
+                state["audio"].cancel()
             await pc.close()
             pc, state = new_run()
             send({"type": "ready"})
@@ -238,7 +261,7 @@ async def parent(opts):
             print(figure(name, "Mbit/s", [t * 8 for t in throughputs]), flush=True)
         else:
             print(figure(name, "MB/s", throughputs), flush=True)
-    print(figure(opts["setup-figure"], "ms", setups), flush=True)
+    print(figure("setup_ms_audio" if opts["audio"] else opts["setup-figure"], "ms", setups), flush=True)
 
 
 def main():
