@@ -152,13 +152,13 @@ final class TransportCore {
         var config = base
         config.maximumPacketSize = min(config.maximumPacketSize, remoteMaxPacket ?? SCTPAssociationConfig.packetSizeForUnknownPeers)
         // Only a Tern peer announces its packet size, and only a Tern sender is known to grow
-        // its window by bytes acknowledged: towards it, a SACK every fourth packet (ACK thinning,
-        // Docs/SCTP.md) — about a sixth fewer packets on a bulk transfer — and our slow start
-        // counts up to four packets per SACK from it. Others keep §6.2's every second packet:
+        // its window by bytes acknowledged: towards it, a SACK every eighth packet (ACK thinning,
+        // Docs/SCTP.md) — about a quarter fewer packets on a bulk transfer — and our slow start
+        // counts up to eight packets per SACK from it. Others keep §6.2's every second packet:
         // a sender that grows its window per SACK would ramp up more slowly.
         if remoteMaxPacket != nil {
-            config.sackEveryPackets = max(config.sackEveryPackets, 4)
-            config.slowStartPacketsPerSack = max(config.slowStartPacketsPerSack, 4)
+            config.sackEveryPackets = max(config.sackEveryPackets, 8)
+            config.slowStartPacketsPerSack = max(config.slowStartPacketsPerSack, 8)
         }
         return config
     }

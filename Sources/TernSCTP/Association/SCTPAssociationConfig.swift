@@ -68,7 +68,7 @@ public struct SCTPAssociationConfig: Sendable {
     /// wait `delayedAckTimeout` for every round trip).
     public var thinnedSackDelay: Duration = .milliseconds(2)
     /// Slow start grows cwnd by the bytes a SACK newly acknowledges, up to this many packets
-    /// (RFC 3465's L; 2 by default). Towards a peer that SACKs every fourth packet, 4 keeps
+    /// (RFC 3465's L; 2 by default). Towards a peer that SACKs every eighth packet, 8 keeps
     /// slow start doubling per round trip (a peer connection sets both together).
     public var slowStartPacketsPerSack: Int = 2
     /// Lifetime of a State Cookie (RFC 9260 §16: Valid.Cookie.Life 60 s).
