@@ -186,7 +186,7 @@ public final class RtpSender: Sendable {
                 if kind == .audio, core.dtlsState == .new || core.dtlsState == .connecting { hold(units) }
                 return false
             }
-            state.withLock { $0.heldAudio = nil }
+            if kind == .audio { state.withLock { $0.heldAudio = nil } }  // a fresh frame supersedes a held one
             core.flushMedia()
             return true
         }
