@@ -101,10 +101,29 @@ func fail(_ message: String) -> Never {
 }
 
 let tracing = ProcessInfo.processInfo.environment["DCBENCH_TRACE"] != nil
+/// DCBENCH_TRACE=buffered keeps the lines in memory until the run is over (`flushTrace`): writing
+/// them to stderr while a set-up runs wakes threads and shifts its timing.
+let bufferedTrace = Mutex<[String]?>(ProcessInfo.processInfo.environment["DCBENCH_TRACE"] == "buffered" ? [] : nil)
 
 /// Progress on stderr with DCBENCH_TRACE=1.
 func trace(_ message: @autoclosure () -> String) {
-    if tracing { log(String(format: "%.3f ms ", wallSeconds() * 1000) + "[\(getpid())] \(message())") }
+    guard tracing else { return }
+    let line = String(format: "%.3f ms ", wallSeconds() * 1000) + "[\(getpid())] \(message())"
+    let kept = bufferedTrace.withLock { lines -> Bool in
+        guard lines != nil else { return false }
+        lines?.append(line)
+        return true
+    }
+    if !kept { log(line) }
+}
+
+/// Writes what DCBENCH_TRACE=buffered held back.
+func flushTrace() {
+    let lines = bufferedTrace.withLock { lines -> [String] in
+        defer { if lines != nil { lines = [] } }
+        return lines ?? []
+    }
+    for line in lines { log(line) }
 }
 
 /// A short, cheap description of a peer event for the trace (string interpolation of the whole
@@ -147,9 +166,10 @@ func awaitPool(_ pc: PeerConnection) async {
     }
 }
 
-/// Both processes' configuration: `PeerConfiguration.loopback` (Ta = 1 ms). DCBENCH_ICE_ADDRESS
-/// (the network lab) moves ICE to that address and back to the default 5 ms pacing, which
-/// DCBENCH_STUN_PACING_MS=N overrides; DCBENCH_POOL=N sets iceCandidatePoolSize;
+/// Both processes' configuration: `PeerConfiguration.loopback` (Ta = 1 ms, aggressive
+/// nomination). DCBENCH_ICE_ADDRESS (the network lab) moves ICE to that address and back to the
+/// default 5 ms pacing and regular nomination, which DCBENCH_STUN_PACING_MS=N and
+/// DCBENCH_NOMINATION=regular|aggressive override; DCBENCH_POOL=N sets iceCandidatePoolSize;
 /// DCBENCH_SCTP_MAX_PACKET=N caps the SCTP packet size path MTU discovery may reach (1200 turns
 /// discovery off: every packet 1,200 bytes).
 func benchConfiguration() -> PeerConfiguration {
@@ -157,6 +177,10 @@ func benchConfiguration() -> PeerConfiguration {
     if let address = ProcessInfo.processInfo.environment["DCBENCH_ICE_ADDRESS"] {
         configuration.ice.allowedAddresses = [address]
         configuration.ice.stunPacing = IceConfiguration().stunPacing
+        configuration.ice.nomination = IceConfiguration().nomination
+    }
+    if let text = ProcessInfo.processInfo.environment["DCBENCH_NOMINATION"], let nomination = IceNomination(rawValue: text) {
+        configuration.ice.nomination = nomination
     }
     if let text = ProcessInfo.processInfo.environment["DCBENCH_POOL"], let size = Int(text) {
         configuration.iceCandidatePoolSize = size
@@ -379,6 +403,7 @@ func parentRun(_ options: Options, run: Int, child: ChildProcess) async throws -
 
     child.endRun()
     pipe.send(Signal(type: "bye"))
+    flushTrace()
     reader.cancel()
     candidates.cancel()
     pc.close()
@@ -514,11 +539,13 @@ func childMain() async {
             case "candidate": if let candidate = signal.candidate { try await pc.addIceCandidate(candidate) }
             case "end-of-candidates": try await pc.addIceCandidate(nil)
             case "bye":
+                flushTrace()
                 current.close()
                 current = nextRun()
                 await awaitPool(current.pc)
                 pipe.send(Signal(type: "ready"))
             case "exit":
+                flushTrace()
                 current.close()
                 exit(0)
             default: break

@@ -31,10 +31,10 @@ public struct IceConfiguration: Sendable {
     public var stunMaxRetransmissions: UInt32?
     /// RFC 7675 consent freshness (libnice's timeout is 10 s in 0.1.21, see Docs/ICE.md).
     public var consentFreshness: Bool = true
-    /// Regular nomination as controlling agent (RFC 8445 §8.1.1), which Tern always uses. Only the
-    /// tests turn it off, to play a peer that nominates aggressively (RFC 5245 §8.1.1.2, as
-    /// libnice does by default and older stacks still do) — which Tern must accept.
-    var regularNomination = true
+    /// How this agent nominates a pair when it is the controlling agent. `.regular` (RFC 8445
+    /// §8.1.1) by default; `.aggressive` only where a single candidate pair is possible
+    /// (`PeerConfiguration.loopback`), see `IceNomination`.
+    public var nomination: IceNomination = .regular
     /// How long a transport stays `disconnected` after libnice reports consent lost before it
     /// becomes `failed`. libnice 0.1.21 expires consent after 10 s instead of RFC 7675's 30 s;
     /// Tern reports that moment as W3C `disconnected` and declares `failed` 20 s later, so the

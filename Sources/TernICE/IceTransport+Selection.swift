@@ -4,7 +4,7 @@ extension IceTransport {
     func selectionReason(_ pair: IceCandidatePair, role: IceRole) -> String {
         let controlling = role == .controlling
         let who: String
-        switch (controlling, configuration.regularNomination) {
+        switch (controlling, configuration.nomination == .regular) {
         case (true, true):
             who = "nominated by this agent (controlling, regular nomination: a check on it succeeded, then a check with USE-CANDIDATE)"
         case (true, false):

@@ -101,7 +101,7 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
                                                options: configuration.turnTLS, loop: loop)
         let servers = Self.agentServers(resolved, bridges: bridges)
         var options = NICE_AGENT_OPTION_ICE_TRICKLE.rawValue
-        if configuration.regularNomination { options |= NICE_AGENT_OPTION_REGULAR_NOMINATION.rawValue }
+        if configuration.nomination == .regular { options |= NICE_AGENT_OPTION_REGULAR_NOMINATION.rawValue }
         if configuration.consentFreshness { options |= NICE_AGENT_OPTION_CONSENT_FRESHNESS.rawValue }
         guard let raw = nice_agent_new_full(loop.context, NICE_COMPATIBILITY_RFC5245, NiceAgentOption(rawValue: options))
         else { throw .agentCreationFailed(reason: "nice_agent_new_full returned NULL") }

@@ -196,7 +196,7 @@ import TernCore
         // The controlling peer puts USE-CANDIDATE on its first check (RFC 5245 aggressive
         // nomination); the Tern transport, controlled, takes that pair and carries data.
         var aggressive = IceConfiguration.loopback
-        aggressive.regularNomination = false
+        aggressive.nomination = .aggressive
         let peer = try IcePeer(.controlling, aggressive), tern = try IcePeer(.controlled)
         let tasks = try wire(peer, tern)
         #expect(await eventually { tern.transport.selectedPair != nil && [.connected, .completed].contains(tern.transport.transportState) })
