@@ -33,8 +33,9 @@
 // command prefix the child is started under (e.g. `netlab exec right env DCBENCH_ICE_ADDRESS=B`),
 // so parent and child sit in two namespaces with the lab's router between them.
 //
-// Signaling follows JSEP order: each side sends its description once setLocalDescription has
-// applied it and forwards its trickled candidates only after that. DCBENCH_TRACE=1 prints the
+// Signaling follows JSEP order and W3C's example: each side sends its localDescription once
+// setLocalDescription has applied it (with the candidates gathered by then, as W3C specifies) and
+// forwards its trickled candidates only after that. DCBENCH_TRACE=1 prints the
 // signals, every peer event (with CLOCK_MONOTONIC ms) and, once a second, SCTP counters seen by a
 // packet tap (DATA sent / retransmitted, SACKs with gap blocks) on stderr. DCBENCH_CWND=1 logs the
 // sender's congestion window, ssthresh, flight size and phase every 50 ms of a transfer.
@@ -340,7 +341,8 @@ func parentRun(_ options: Options, run: Int, child: ChildProcess) async throws -
     // JSEP order: the offer goes out once applied, so the answer cannot race setLocalDescription.
     let offer = try await pc.createOffer()
     try await pc.setLocalDescription(offer)
-    var offerSignal = Signal(type: "offer", sdp: offer.sdp)
+    // W3C's pattern: signal localDescription, which carries the candidates gathered so far.
+    var offerSignal = Signal(type: "offer", sdp: pc.localDescription?.sdp ?? offer.sdp)
     offerSignal.bytes = options.bytes
     pipe.send(offerSignal)
     offerSent.resolve(true)
@@ -534,7 +536,8 @@ func childMain() async {
                 try await pc.setRemoteDescription(JsepDescription(type: .offer, sdp: signal.sdp ?? ""))
                 let answer = try await pc.createAnswer()
                 try await pc.setLocalDescription(answer)
-                pipe.send(Signal(type: "answer", sdp: answer.sdp))  // before any of our candidates
+                // localDescription, with the candidates gathered so far (W3C), before any trickled one.
+                pipe.send(Signal(type: "answer", sdp: pc.localDescription?.sdp ?? answer.sdp))
                 current.answerSent.resolve(true)
             case "candidate": if let candidate = signal.candidate { try await pc.addIceCandidate(candidate) }
             case "end-of-candidates": try await pc.addIceCandidate(nil)

@@ -9,9 +9,9 @@ import TernSDP
 extension PeerConnection {
     func handle(ice event: IceEvent) {
         switch event {
-        // Emitted under the lock: pooled candidates are held until setLocalDescription
-        // (`releasePooledCandidates`), and none may overtake them.
-        // A pooled candidate may already be known (`takePooledCandidates`): never added or
+        // Emitted under the lock: gathered candidates are held until setLocalDescription
+        // (`releaseHeldCandidates`), and none may overtake them.
+        // A held candidate may already be known (`takeGatheredCandidates`): never added or
         // reported twice.
         case let .candidate(candidate):
             state.withLock { state in
@@ -31,7 +31,7 @@ extension PeerConnection {
             state.withLock { state in
                 state.gatheringState = gathering
                 // Only forward (new → gathering → complete): a pooled agent's earlier events can
-                // arrive after `releasePooledCandidates` reported where it already was.
+                // arrive after `releaseHeldCandidates` reported where it already was.
                 func rank(_ state: IceGatheringState) -> Int { state == .new ? 0 : state == .gathering ? 1 : 2 }
                 guard state.candidatesReleased, rank(gathering) > rank(state.reportedGatheringState) else { return }
                 state.reportedGatheringState = gathering

@@ -85,7 +85,7 @@ extension PeerConnection {
 
     /// W3C `createOffer`.
     public func createOffer(iceRestart: Bool = false) async throws(PeerConnectionError) -> JsepDescription {
-        takePooledCandidates()
+        takeGatheredCandidates()
         return try state.withLock { state throws(PeerConnectionError) -> JsepDescription in
             do throws(JsepError) { return try state.jsep.createOffer(iceRestart: iceRestart) } catch { throw .negotiation(error) }
         }
@@ -93,7 +93,7 @@ extension PeerConnection {
 
     /// W3C `createAnswer`.
     public func createAnswer() async throws(PeerConnectionError) -> JsepDescription {
-        takePooledCandidates()
+        takeGatheredCandidates()
         return try state.withLock { state throws(PeerConnectionError) -> JsepDescription in
             do throws(JsepError) { return try state.jsep.createAnswer() } catch { throw .negotiation(error) }
         }
@@ -112,7 +112,7 @@ extension PeerConnection {
         guard description.type != .rollback else { return }
         try prepareIce(localOffer: description.type == .offer)
         try applyLocalIce()
-        releasePooledCandidates()
+        releaseHeldCandidates()
         // An answer to an ICE restart restarts our agent here, which clears the remote
         // credentials and candidates the offer gave it: give them again (RFC 8445 §9).
         if description.type != .offer { try applyRemoteIce() }

@@ -74,10 +74,12 @@ extension PeerConnection {
         return ice
     }
 
-    /// Before the first local description, reads what the pooled agent gathered straight from
-    /// it: its events reach `handle(ice:)` through a task, and a description created right after
-    /// gathering finished would otherwise miss candidates that are already there.
-    func takePooledCandidates() {
+    /// While candidates are held (a pooled agent before the first local description, or the
+    /// first gathering inside `setLocalDescription`), reads what the agent gathered straight
+    /// from it: its events reach `handle(ice:)` through a task, and a description created (or
+    /// `localDescription` read) right after would otherwise miss candidates that are already
+    /// there.
+    func takeGatheredCandidates() {
         guard let ice = state.withLock({ $0.candidatesReleased ? nil : $0.ice }) else { return }
         let complete = ice.gatheringState == .complete
         let relayOnly = configuration.iceTransportPolicy == .relay
@@ -91,10 +93,10 @@ extension PeerConnection {
         }
     }
 
-    /// Reports pooled candidates once the local description is set (W3C: gathering state,
+    /// Reports held candidates once the local description is set (W3C: gathering state,
     /// each candidate, then end-of-candidates if gathering already finished). Under the lock,
     /// so a candidate ICE reports meanwhile cannot overtake them.
-    func releasePooledCandidates() {
+    func releaseHeldCandidates() {
         state.withLock { state in
             guard !state.candidatesReleased else { return }
             state.candidatesReleased = true
@@ -131,8 +133,22 @@ extension PeerConnection {
         do throws(IceError) {
             if !gathering {
                 try ice.setLocalCredentials(credentials)
-                try ice.gather()
+                // libnice finds host candidates while `gather` runs: hold their events, take them
+                // into the local description before `setLocalDescription` returns (so that
+                // `localDescription` read right after carries them, with end-of-candidates when
+                // nothing else is to come), and report them from there (`releaseHeldCandidates`).
+                let wasReleased = state.withLock { state -> Bool in
+                    defer { state.candidatesReleased = false }
+                    return state.candidatesReleased
+                }
+                do throws(IceError) {
+                    try ice.gather()
+                } catch {
+                    if wasReleased { state.withLock { $0.candidatesReleased = true } }
+                    throw error
+                }
                 state.withLock { $0.gathering = true }
+                takeGatheredCandidates()
             } else if ice.localCredentials != credentials {
                 _ = try ice.restart()
                 try ice.setLocalCredentials(credentials)

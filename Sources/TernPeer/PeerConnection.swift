@@ -31,11 +31,12 @@ public final class PeerConnection: Sendable {
         /// False while a candidate-pool agent (`iceCandidatePoolSize`) waits for the first
         /// description to tell it its role.
         var iceRoleAssigned = true
-        /// False while pooled candidates wait for `setLocalDescription` before being reported
-        /// (W3C: `icecandidate` events start with the local description).
+        /// False while gathered candidates wait for `setLocalDescription` before being reported
+        /// (W3C: `icecandidate` events start with the local description): a pooled agent's, and
+        /// those the first gathering finds while `setLocalDescription` starts it.
         var candidatesReleased = true
         /// What `.iceGatheringStateChanged` / `.iceCandidate(nil)` last reported, so that pooled
-        /// candidates taken early (`takePooledCandidates`) are not reported twice.
+        /// candidates taken early (`takeGatheredCandidates`) are not reported twice.
         var reportedGatheringState: IceGatheringState = .new
         var endOfCandidatesReported = false
         var remoteCredentialsApplied: IceCredentials?
@@ -119,8 +120,18 @@ public final class PeerConnection: Sendable {
     /// The ICE trace (candidates, checks, state changes), for the debug tool.
     public var iceTrace: IceTrace? { state.withLock { $0.ice?.trace } }
 
-    /// The local description last applied (W3C `localDescription`).
-    public var localDescription: JsepDescription? { state.withLock { $0.localDescription } }
+    /// The local description last applied (W3C `localDescription`), with the candidates gathered
+    /// since it was created and `a=end-of-candidates` once gathering is complete, as W3C
+    /// specifies: a peer that signals this after `setLocalDescription` sends its candidates in
+    /// the description and needs no trickle messages for them.
+    public var localDescription: JsepDescription? {
+        state.withLock { state in
+            guard let applied = state.localDescription else { return nil }
+            guard let parsed = try? SDPParser().parse(applied.sdp),
+                  let withCandidates = state.jsep.addingLocalCandidates(to: parsed) else { return applied }
+            return JsepDescription(type: applied.type, sdp: withCandidates.text)
+        }
+    }
 
     /// The remote description last applied (W3C `remoteDescription`).
     public var remoteDescription: JsepDescription? { state.withLock { $0.remoteDescription } }

@@ -60,7 +60,7 @@ struct CandidatePoolTests {
         #expect(await eventually { pair.caller.connectionState == .connected && pair.callee.connectionState == .connected },
                 "\(pair.diagnosis)")
         #expect(await eventually { channel.readyState == .open })
-        // Regular nomination: the offerer (controlling) nominates, the answerer was nominated.
+        // The offerer (controlling) nominates, the answerer was nominated.
         let callerReason = try #require(pair.caller.iceTrace?.selection?.reason)
         let calleeReason = try #require(pair.callee.iceTrace?.selection?.reason)
         #expect(callerReason.hasPrefix("nominated by this agent (controlling"), "\(callerReason)")

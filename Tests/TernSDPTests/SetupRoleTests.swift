@@ -48,4 +48,42 @@ struct SetupRoleTests {
         #expect(offer.media[0].endOfCandidates)
         #expect(offer.media[1].candidates.isEmpty)
     }
+
+    @Test("candidates gathered after setLocalDescription are added to the applied description's first bundled section (W3C localDescription)")
+    func candidatesGatheredLaterJoinTheAppliedDescription() throws {
+        var s = TestIdentity.session(seed: 11)
+        try s.addTransceiver(Transceiver(kind: .audio))
+        try s.addDataChannel()
+        let offer = try s.createOffer()
+        try s.setLocalDescription(offer)
+        let applied = try SDPParser().parse(offer.sdp)
+        #expect(s.addingLocalCandidates(to: applied) == nil, "nothing gathered yet: the applied text stands")
+
+        let host = try IceCandidate(parsing: "candidate:1 1 udp 2122260223 192.0.2.10 50000 typ host")
+        s.addLocalCandidate(host)
+        let gathering = try #require(s.addingLocalCandidates(to: applied))
+        #expect(gathering.media[0].candidates == [host] && !gathering.media[0].endOfCandidates)
+        #expect(gathering.media[1].candidates.isEmpty, "bundled sections carry no candidates of their own")
+
+        s.setLocalGatheringComplete()
+        let complete = try #require(s.addingLocalCandidates(to: applied))
+        #expect(complete.media[0].candidates == [host] && complete.media[0].endOfCandidates)
+        // Text round trip: what W3C localDescription hands to signalling parses back the same.
+        #expect(try SDPParser().parse(complete.text) == complete)
+        // Already there: nothing to add.
+        #expect(s.addingLocalCandidates(to: complete) == nil)
+    }
+
+    @Test("a description of another ICE generation gets no candidates of this one")
+    func candidatesOfAnotherGenerationAreNotAdded() throws {
+        var s = TestIdentity.session(seed: 12)
+        try s.addDataChannel()
+        let first = try s.createOffer()
+        try s.setLocalDescription(first)
+        let restarted = try s.createOffer(iceRestart: true)
+        try s.setLocalDescription(restarted)
+        s.addLocalCandidate(try IceCandidate(parsing: "candidate:1 1 udp 2122260223 192.0.2.10 50000 typ host"))
+        #expect(s.addingLocalCandidates(to: try SDPParser().parse(first.sdp)) == nil)
+        #expect(s.addingLocalCandidates(to: try SDPParser().parse(restarted.sdp)) != nil)
+    }
 }

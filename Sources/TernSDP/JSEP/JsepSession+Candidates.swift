@@ -42,3 +42,26 @@ extension JsepSession {
         if usePending { pendingRemoteDescription = description } else { currentRemoteDescription = description }
     }
 }
+
+extension JsepSession {
+    /// `description` (a local description this session applied) as W3C `localDescription`
+    /// returns it (webrtc-pc §4.4.1.1: "along with any local candidates that have been generated
+    /// by the ICE Agent since the offer or answer was created"): the candidates gathered since,
+    /// and `a=end-of-candidates` once gathering completed, added to the section trickled
+    /// candidates are tagged with (the first bundled section). Only candidates of the
+    /// description's own ICE generation (same ufrag) are added. Nil when nothing is missing, so
+    /// a caller can keep the applied text byte for byte.
+    public func addingLocalCandidates(to description: SessionDescription) -> SessionDescription? {
+        var description = description
+        let tagged = description.bundleGroups.first?.mids.first ?? description.media.first?.mid
+        guard let index = description.media.firstIndex(where: { $0.mid == tagged }),
+              TransportAttributes.resolve(in: description, index: index).ufrag == localCredentials.ufrag
+        else { return nil }
+        let missing = localCandidates.filter { !description.media[index].candidates.contains($0) }
+        let endOfCandidates = localGatheringComplete && !description.media[index].endOfCandidates
+        guard !missing.isEmpty || endOfCandidates else { return nil }
+        for candidate in missing { description.media[index].append(candidate) }
+        if endOfCandidates { description.media[index].appendFlag("end-of-candidates") }
+        return description
+    }
+}
