@@ -40,8 +40,12 @@ final class TransportCore {
     /// the start so channels get their stream ids at once (even for the DTLS client, odd for
     /// the server, RFC 8832 §6); it connects when DTLS is up.
     private(set) var sctp: DataChannelEndpoint?
-    var srtpOutbound: SRTPSession?
-    var srtpInbound: SRTPSession?
+    private(set) var srtpOutbound: SRTPSession?
+    private(set) var srtpInbound: SRTPSession?
+    /// SRTP keys from the handshake, made into sessions at first use (`installPendingSRTP`):
+    /// libsrtp's two sessions cost ~0.1 ms to create, and created at `connected` they held back
+    /// the handshake's last flight (the server's Finished), which leaves with this call's output.
+    private var pendingSRTPKeying: (keying: SRTPKeyingMaterial, role: DTLSRole)?
     var media: MediaEngine
     var output = Output()
     /// Datagrams dropped before they reached a layer (unknown first byte, SRTP before keys).
@@ -75,12 +79,14 @@ final class TransportCore {
             dtls.handle(datagram: datagram, now: now)
             drainDTLS(now: now)
         case .rtp:
+            installPendingSRTP()
             guard let inbound = srtpInbound else { droppedDatagrams += 1; return }
             var packet = datagram
             guard inbound.unprotectRTP(&packet) == .ok else { return }  // counted by the session
             parameters.tap?(TappedPacket(direction: .inbound, kind: .rtp, bytes: packet))
             media.receiveRTP(packet, now: now, into: &output)
         case .rtcp:
+            installPendingSRTP()
             guard let inbound = srtpInbound else { droppedDatagrams += 1; return }
             var packet = datagram
             guard inbound.unprotectRTCP(&packet) == .ok else { return }
@@ -200,7 +206,7 @@ final class TransportCore {
         while let event = dtls.pollEvent() {
             switch event {
             case let .connected(info, keying):
-                if let keying { installSRTP(keying, role: info.role) }
+                if let keying { pendingSRTPKeying = (keying, info.role) }
                 setDTLSState(.connected)
                 output.events.append(.dtlsConnected(info))
                 if let sctp {
@@ -229,7 +235,10 @@ final class TransportCore {
         }
     }
 
-    private func installSRTP(_ keying: SRTPKeyingMaterial, role: DTLSRole) {
+    /// Creates the SRTP sessions from the handshake's keys, once, when media first needs them.
+    private func installPendingSRTP() {
+        guard let (keying, role) = pendingSRTPKeying else { return }
+        pendingSRTPKeying = nil
         do {
             srtpOutbound = try SRTPSession(keying: keying, role: role, direction: .outbound)
             srtpInbound = try SRTPSession(keying: keying, role: role, direction: .inbound)
@@ -242,6 +251,7 @@ final class TransportCore {
 
     /// Protects what the media engine queued and moves it to the datagram output.
     func flushMedia() {
+        installPendingSRTP()
         guard let outbound = srtpOutbound else {
             media.discardQueued()
             return
