@@ -70,6 +70,15 @@ struct TernCallCommandTests {
         #expect((value(summary, "media.video.framesDecoded") as? Int ?? 0) > 10)
         #expect(value(summary, "media.video.resolution") as? String == "320x240", "decoded as sent")
         #expect((value(summary, "dataChannel.messagesReceived") as? Int ?? 0) >= 4)
+        // The per-second stats lines carry the sending side's SCTP association (its
+        // sctp-transport stats entry): congestion window and smoothed RTT.
+        let statsLines = run.lines.compactMap { line -> [String: Any]? in
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                  object["category"] as? String == "stats" else { return nil }
+            return object
+        }
+        #expect(statsLines.contains { ($0["sctpCongestionWindow"] as? Int ?? 0) > 0 && ($0["sctpSmoothedRttMs"] as? Double ?? 0) > 0 },
+                "\(statsLines.last ?? [:])")
         // Every line is JSON.
         for line in run.lines {
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")

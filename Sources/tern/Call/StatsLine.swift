@@ -105,8 +105,10 @@ enum StatsLine {
         let inbound = report.entries(ofType: "inbound-rtp")
         let audio = inbound.first { $0["kind"] == .string("audio") }
         let video = inbound.first { $0["kind"] == .string("video") }
-        let rtt = sender.snapshot.peer?.getStats().entries(ofType: "remote-inbound-rtp")
-            .compactMap { $0["roundTripTime"]?.number }.first
+        let senderReport = sender.snapshot.peer?.getStats()
+        let rtt = senderReport?.entries(ofType: "remote-inbound-rtp").compactMap { $0["roundTripTime"]?.number }.first
+        // The sending side's SCTP association (its `sctp-transport` entry): window, RTT, repairs.
+        let sctp = senderReport?.entries(ofType: "sctp-transport").first
         func int(_ entry: StatsReport.Entry?, _ key: String) -> Int { Int(entry?[key]?.number ?? 0) }
         let jitterMs = (audio?["jitter"]?.number ?? 0) * 1000
         let tone = receiver.detectedToneHz.map { "\(Int($0)) Hz" } ?? "-"
@@ -114,8 +116,14 @@ enum StatsLine {
         text += " lost \(int(audio, "packetsLost")) jitter \(String(format: "%.2f", jitterMs)) ms tone \(tone)"
         text += " | video \(int(video, "packetsReceived")) pkts, \(int(video, "framesDecoded")) frames decoded"
         text += " | rtt \(rtt.map { String(format: "%.2f ms", $0 * 1000) } ?? "-")"
+        let sctpRttMs = sctp?["smoothedRoundTripTime"]?.number.map { $0 * 1000 }
+        if let sctp {
+            text += " | sctp \(sender.name) cwnd \(int(sctp, "congestionWindow")) B"
+            text += " srtt \(sctpRttMs.map { String(format: "%.2f ms", $0) } ?? "-")"
+            text += " retransmitted \(int(sctp, "retransmittedChunks")) chunks"
+        }
         let received = inbound.map { int($0, "bytesReceived") }.reduce(0, +)
-        let sent = sender.snapshot.peer?.getStats().entries(ofType: "outbound-rtp").map { int($0, "bytesSent") }.reduce(0, +) ?? 0
+        let sent = senderReport?.entries(ofType: "outbound-rtp").map { int($0, "bytesSent") }.reduce(0, +) ?? 0
         let framesDecoded = int(video, "framesDecoded")
         defer { previous = Totals(received: received, sent: sent, framesDecoded: framesDecoded) }
         let sample = CallStatsSample(
@@ -134,6 +142,9 @@ enum StatsLine {
             "videoFramesDecoded": .int(int(video, "framesDecoded")),
             "rttMs": rtt.map { .number($0 * 1000) } ?? .null,
             "detectedToneHz": receiver.detectedToneHz.map { .number($0) } ?? .null,
+            "sctpCongestionWindow": sctp.map { .int(int($0, "congestionWindow")) } ?? .null,
+            "sctpSmoothedRttMs": sctpRttMs.map { .number($0) } ?? .null,
+            "sctpRetransmittedChunks": sctp.map { .int(int($0, "retransmittedChunks")) } ?? .null,
         ])
         return sample
     }
