@@ -105,7 +105,7 @@ extension PeerConnection {
         let signaling = try state.withLock { state throws(PeerConnectionError) -> SignalingState in
             guard !state.closed else { throw .invalidState("the peer connection is closed") }
             do throws(JsepError) { try state.jsep.setLocalDescription(description) } catch { throw .negotiation(error) }
-            if description.type != .rollback { state.localDescription = description }
+            state.descriptions.applyLocal(description)
             return state.jsep.signalingState
         }
         emit(.signalingStateChanged(signaling))
@@ -125,7 +125,7 @@ extension PeerConnection {
         let signaling = try state.withLock { state throws(PeerConnectionError) -> SignalingState in
             guard !state.closed else { throw .invalidState("the peer connection is closed") }
             do throws(JsepError) { try state.jsep.setRemoteDescription(description) } catch { throw .negotiation(error) }
-            if description.type != .rollback { state.remoteDescription = description }
+            state.descriptions.applyRemote(description)
             return state.jsep.signalingState
         }
         emit(.signalingStateChanged(signaling))
@@ -141,6 +141,11 @@ extension PeerConnection {
             guard !state.closed else { throw .invalidState("the peer connection is closed") }
             guard let candidate else {
                 state.remoteEndOfCandidates = true
+                // W3C: an end-of-candidates indication with neither mid nor index applies to
+                // every section; `remoteDescription` shows it.
+                for index in state.jsep.remoteDescription?.media.indices ?? 0..<0 {
+                    try? state.jsep.addRemoteCandidate(IceCandidateInit(candidate: "", sdpMLineIndex: index))
+                }
                 return state.remoteCredentialsApplied == nil ? nil : state.ice
             }
             // A trickled candidate can overtake the description that scopes it (RFC 8838 §4.3): the

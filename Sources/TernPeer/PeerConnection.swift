@@ -57,8 +57,8 @@ public final class PeerConnection: Sendable {
         var connectionState: PeerConnectionState = .new
         var dtlsInfo: DTLSConnectionInfo?
         var selectedPair: IceCandidatePair?
-        var localDescription: JsepDescription?
-        var remoteDescription: JsepDescription?
+        /// The descriptions as applied, W3C's four slots (`PeerConnection+Descriptions.swift`).
+        var descriptions = AppliedDescriptions()
         var closed = false
         var dataChannelsOpened = 0
         var dataChannelsClosed = 0
@@ -119,22 +119,6 @@ public final class PeerConnection: Sendable {
     public var selectedCandidatePair: IceCandidatePair? { state.withLock { $0.selectedPair } }
     /// The ICE trace (candidates, checks, state changes), for the debug tool.
     public var iceTrace: IceTrace? { state.withLock { $0.ice?.trace } }
-
-    /// The local description last applied (W3C `localDescription`), with the candidates gathered
-    /// since it was created and `a=end-of-candidates` once gathering is complete, as W3C
-    /// specifies: a peer that signals this after `setLocalDescription` sends its candidates in
-    /// the description and needs no trickle messages for them.
-    public var localDescription: JsepDescription? {
-        state.withLock { state in
-            guard let applied = state.localDescription else { return nil }
-            guard let parsed = try? SDPParser().parse(applied.sdp),
-                  let withCandidates = state.jsep.addingLocalCandidates(to: parsed) else { return applied }
-            return JsepDescription(type: applied.type, sdp: withCandidates.text)
-        }
-    }
-
-    /// The remote description last applied (W3C `remoteDescription`).
-    public var remoteDescription: JsepDescription? { state.withLock { $0.remoteDescription } }
 
     func jsepTransceiver(at index: Int) -> Transceiver? {
         state.withLock { state in index < state.jsep.transceivers.count ? state.jsep.transceivers[index] : nil }

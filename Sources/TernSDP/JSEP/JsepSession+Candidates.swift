@@ -65,3 +65,32 @@ extension JsepSession {
         return description
     }
 }
+
+extension JsepSession {
+    /// `description` (a remote description this session applied) with the candidates and
+    /// end-of-candidates `addRemoteCandidate` added to the session's copy since (webrtc-pc
+    /// §4.4.1.1: "along with any remote candidates that have been supplied via
+    /// addIceCandidate()"), section by section (same mid, same ufrag). Nil when nothing is
+    /// missing.
+    public func addingRemoteCandidates(to description: SessionDescription) -> SessionDescription? {
+        guard let known = remoteDescription else { return nil }
+        var description = description
+        var changed = false
+        for index in description.media.indices {
+            guard let mid = description.media[index].mid,
+                  let knownIndex = known.media.firstIndex(where: { $0.mid == mid }),
+                  TransportAttributes.resolve(in: known, index: knownIndex).ufrag
+                    == TransportAttributes.resolve(in: description, index: index).ufrag
+            else { continue }
+            for candidate in known.media[knownIndex].candidates where !description.media[index].candidates.contains(candidate) {
+                description.media[index].append(candidate)
+                changed = true
+            }
+            if known.media[knownIndex].endOfCandidates && !description.media[index].endOfCandidates {
+                description.media[index].appendFlag("end-of-candidates")
+                changed = true
+            }
+        }
+        return changed ? description : nil
+    }
+}
