@@ -90,16 +90,18 @@ extension PeerConnection {
     }
 
     private static func withLocalCandidates(_ applied: JsepDescription?, _ jsep: JsepSession) -> JsepDescription? {
-        guard let applied else { return nil }
-        guard let parsed = try? SDPParser().parse(applied.sdp),
-              let augmented = jsep.addingLocalCandidates(to: parsed) else { return applied }
-        return JsepDescription(type: applied.type, sdp: augmented.text)
+        adding(to: applied, jsep.addingLocalCandidates(to:))
     }
 
     private static func withRemoteCandidates(_ applied: JsepDescription?, _ jsep: JsepSession) -> JsepDescription? {
+        adding(to: applied, jsep.addingRemoteCandidates(to:))
+    }
+
+    /// The applied text as is, unless `augment` has candidates to add to it.
+    private static func adding(to applied: JsepDescription?,
+                               _ augment: (SessionDescription) -> SessionDescription?) -> JsepDescription? {
         guard let applied else { return nil }
-        guard let parsed = try? SDPParser().parse(applied.sdp),
-              let augmented = jsep.addingRemoteCandidates(to: parsed) else { return applied }
+        guard let parsed = try? SDPParser().parse(applied.sdp), let augmented = augment(parsed) else { return applied }
         return JsepDescription(type: applied.type, sdp: augmented.text)
     }
 }

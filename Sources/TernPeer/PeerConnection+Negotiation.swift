@@ -141,11 +141,7 @@ extension PeerConnection {
             guard !state.closed else { throw .invalidState("the peer connection is closed") }
             guard let candidate else {
                 state.remoteEndOfCandidates = true
-                // W3C: an end-of-candidates indication with neither mid nor index applies to
-                // every section; `remoteDescription` shows it.
-                for index in state.jsep.remoteDescription?.media.indices ?? 0..<0 {
-                    try? state.jsep.addRemoteCandidate(IceCandidateInit(candidate: "", sdpMLineIndex: index))
-                }
+                state.jsep.addRemoteEndOfCandidates()  // so that `remoteDescription` shows it
                 return state.remoteCredentialsApplied == nil ? nil : state.ice
             }
             // A trickled candidate can overtake the description that scopes it (RFC 8838 §4.3): the

@@ -34,16 +34,20 @@ extension JsepSession {
         } catch {
             throw JsepError(.operation, "candidate does not parse: \(error)")
         }
-        if let parsed {
-            if !description.media[index].candidates.contains(parsed) { description.media[index].append(parsed) }
-        } else if !description.media[index].endOfCandidates {
-            description.media[index].appendFlag("end-of-candidates")
-        }
+        description.media[index].merge(candidates: parsed.map { [$0] } ?? [], endOfCandidates: parsed == nil)
         if usePending { pendingRemoteDescription = description } else { currentRemoteDescription = description }
     }
 }
 
 extension JsepSession {
+    /// Marks end-of-candidates in every section of the remote description (W3C
+    /// `addIceCandidate` with neither mid nor index: it applies to all media descriptions).
+    public mutating func addRemoteEndOfCandidates() {
+        for index in remoteDescription?.media.indices ?? 0..<0 {
+            try? addRemoteCandidate(IceCandidateInit(candidate: "", sdpMLineIndex: index))
+        }
+    }
+
     /// `description` (a local description this session applied) as W3C `localDescription`
     /// returns it (webrtc-pc §4.4.1.1: "along with any local candidates that have been generated
     /// by the ICE Agent since the offer or answer was created"): the candidates gathered since,
@@ -55,18 +59,12 @@ extension JsepSession {
         var description = description
         let tagged = description.bundleGroups.first?.mids.first ?? description.media.first?.mid
         guard let index = description.media.firstIndex(where: { $0.mid == tagged }),
-              TransportAttributes.resolve(in: description, index: index).ufrag == localCredentials.ufrag
+              TransportAttributes.resolve(in: description, index: index).ufrag == localCredentials.ufrag,
+              description.media[index].merge(candidates: localCandidates, endOfCandidates: localGatheringComplete)
         else { return nil }
-        let missing = localCandidates.filter { !description.media[index].candidates.contains($0) }
-        let endOfCandidates = localGatheringComplete && !description.media[index].endOfCandidates
-        guard !missing.isEmpty || endOfCandidates else { return nil }
-        for candidate in missing { description.media[index].append(candidate) }
-        if endOfCandidates { description.media[index].appendFlag("end-of-candidates") }
         return description
     }
-}
 
-extension JsepSession {
     /// `description` (a remote description this session applied) with the candidates and
     /// end-of-candidates `addRemoteCandidate` added to the session's copy since (webrtc-pc
     /// §4.4.1.1: "along with any remote candidates that have been supplied via
@@ -82,15 +80,24 @@ extension JsepSession {
                   TransportAttributes.resolve(in: known, index: knownIndex).ufrag
                     == TransportAttributes.resolve(in: description, index: index).ufrag
             else { continue }
-            for candidate in known.media[knownIndex].candidates where !description.media[index].candidates.contains(candidate) {
-                description.media[index].append(candidate)
-                changed = true
-            }
-            if known.media[knownIndex].endOfCandidates && !description.media[index].endOfCandidates {
-                description.media[index].appendFlag("end-of-candidates")
+            let section = known.media[knownIndex]
+            if description.media[index].merge(candidates: section.candidates, endOfCandidates: section.endOfCandidates) {
                 changed = true
             }
         }
         return changed ? description : nil
+    }
+}
+
+extension MediaDescription {
+    /// Appends the candidates this section lacks, and `a=end-of-candidates` if asked for and
+    /// missing. Returns whether anything was added.
+    @discardableResult
+    mutating func merge(candidates: [IceCandidate], endOfCandidates: Bool) -> Bool {
+        let missing = candidates.filter { !self.candidates.contains($0) }
+        for candidate in missing { append(candidate) }
+        let flag = endOfCandidates && !self.endOfCandidates
+        if flag { appendFlag("end-of-candidates") }
+        return !missing.isEmpty || flag
     }
 }
