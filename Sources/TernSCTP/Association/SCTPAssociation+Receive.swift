@@ -24,6 +24,7 @@ extension SCTPAssociation {
             return
         }
         stats.packetsReceived += 1
+        burstAllowance = config.effectiveMaxBurst
         var sawData = false
         chunkLoop: for chunk in packet.chunks {
             guard !terminated else { return }

@@ -6,6 +6,7 @@ extension SCTPAssociation {
     /// Runs every timer due at `now`. Call when `nextTimeout` has passed.
     public func handleTimeout(now: Instant) {
         guard !terminated else { return }
+        burstAllowance = config.effectiveMaxBurst
         if let d = t1Deadline, now >= d { handleT1(now: now) }
         if let d = delayedAckDeadline, now >= d {
             delayedAckDeadline = nil

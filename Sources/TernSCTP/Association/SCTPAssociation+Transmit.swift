@@ -38,7 +38,16 @@ extension SCTPAssociation {
             count += 1
         }
         let canSendData = state == .established || state == .shutdownPending || state == .shutdownReceived
-        if canSendData {
+        // Max.Burst: with nothing in flight no SACK will come to renew the allowance, so a
+        // sender gone idle (or whose in-flight data was all abandoned) may always start again.
+        if flightSize == 0, burstAllowance == 0 { burstAllowance = config.effectiveMaxBurst }
+        let rate = pacingRate
+        if let rate {
+            let depth = config.effectiveMaxBurst.multipliedReportingOverflow(by: pathMTU.packetSize)
+            pacer.refill(now: now, bytesPerSecond: rate, depth: depth.overflow ? Int.max / 2 : depth.partialValue)
+        }
+        let paced = rate != nil && !pacer.mayRelease && flightSize > 0 && !fastRetransmitPending
+        if canSendData, burstAllowance > 0, !paced {
             if forwardTSNPending, let fwd = makeForwardTSN() {
                 var tmp: [UInt8] = []
                 SCTPChunk.forwardTSN(fwd).write(into: &tmp)
@@ -51,7 +60,11 @@ extension SCTPAssociation {
             var lastDataChunk: Int?  // where the packet's last DATA chunk starts
             count += appendRetransmissions(into: &out, lastChunk: &lastDataChunk, now: now)
             count += appendNewData(into: &out, lastChunk: &lastDataChunk, now: now)
-            if let offset = lastDataChunk, wantsImmediateAck { out[offset + 1] |= 0x08 }  // the flags byte
+            if let offset = lastDataChunk {
+                burstAllowance -= 1
+                if rate != nil { pacer.charge(out.count) }
+                if wantsImmediateAck { out[offset + 1] |= 0x08 }  // the flags byte
+            }
         }
         guard count > 0 else { return nil }
         SCTPPacket.finalize(&out)
@@ -65,12 +78,14 @@ extension SCTPAssociation {
     /// RTO.Min — and a lone packet in flight (a transfer's start or tail; common once packets are
     /// 16 KiB) would time out and collapse cwnd for nothing.
     private var wantsImmediateAck: Bool {
-        flightSize < 2 * pathMTU.packetSize && (sendQueue.isEmpty || flightSize >= cwnd || peerReceiverWindow == 0)
+        flightSize < 2 * pathMTU.packetSize
+            && (sendQueue.isEmpty || flightSize >= cwnd || peerReceiverWindow == 0 || burstAllowance == 0)
     }
 
     var hasDataToSend: Bool {
         guard state == .established || state == .shutdownPending || state == .shutdownReceived else { return false }
         return !sendQueue.isEmpty && flightSize < cwnd
+            && (flightSize == 0 || (burstAllowance > 0 && (pacingRate == nil || pacer.mayRelease)))
     }
 
     private func appendRetransmissions(into out: inout [UInt8], lastChunk: inout Int?, now: Instant) -> Int {

@@ -65,6 +65,10 @@ public final class SCTPAssociation {
     var inFastRecovery = false
     /// The last attempt to send new data stopped at cwnd (not for lack of data).
     var cwndLimited = false
+    /// Packets with DATA that may still go out before the next received packet or timer
+    /// (Max.Burst, RFC 9260 §6.1 D).
+    var burstAllowance = 0
+    var pacer = Pacer()
     var fastRecoveryExit: UInt32 = 0
     var fastRetransmitPending = false
     /// Number of outstanding chunks marked `needsRetransmit` (skips scanning when zero).
@@ -170,7 +174,23 @@ public final class SCTPAssociation {
     /// When `handleTimeout(now:)` must next be called; nil when no timer runs.
     public var nextTimeout: Instant? {
         [t1Deadline, t2Deadline, t3Deadline, delayedAckDeadline, heartbeatDeadline, heartbeatAckDeadline, reconfigDeadline,
-         pathMTU.probeDeadline].compactMap { $0 }.min()
+         pathMTU.probeDeadline, pacingRelease].compactMap { $0 }.min()
+    }
+
+    /// The pacing rate, bytes per second: the window spread over a smoothed round trip, with
+    /// the gain of the current phase (`Pacer`). Nil (unpaced) until an RTT is measured or when
+    /// `config.pacing` is off.
+    var pacingRate: Double? {
+        guard config.pacing, let srtt = rto.srtt, srtt > .zero else { return nil }
+        let gain = cwnd <= ssthresh ? Pacer.slowStartGain : Pacer.congestionAvoidanceGain
+        return gain * Double(cwnd) / (Double(srtt.nanoseconds) / 1e9)
+    }
+
+    /// When pacing next lets DATA out, if DATA waits only for it.
+    private var pacingRelease: Instant? {
+        guard let rate = pacingRate, flightSize > 0, flightSize < cwnd, !sendQueue.isEmpty || pendingRetransmits > 0,
+              state == .established || state == .shutdownPending || state == .shutdownReceived else { return nil }
+        return pacer.nextRelease(bytesPerSecond: rate)
     }
 
     /// Bytes queued on `streamIdentifier` and not yet sent once (W3C `bufferedAmount`).

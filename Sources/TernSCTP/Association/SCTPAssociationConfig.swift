@@ -71,6 +71,21 @@ public struct SCTPAssociationConfig: Sendable {
     /// (RFC 3465's L; 2 by default). Towards a peer that SACKs every eighth packet, 8 keeps
     /// slow start doubling per round trip (a peer connection sets both together).
     public var slowStartPacketsPerSack: Int = 2
+    /// Max.Burst (RFC 9260 §6.1 D, §16: 4): packets with DATA sent in answer to one received
+    /// packet (or one timer expiry). Without it a sender whose window opened wide on a
+    /// short-RTT path releases the window at once: a message of 256 KiB is ~190 packets in a
+    /// burst, and a browser reads UDP through a 64 KiB socket buffer (Chromium's `rb` is 128 KiB
+    /// counted in skb truesize, ~55 packets), so the burst overflows it. Limited per input rather
+    /// than by shrinking cwnd (the RFC's other option), so the window is kept (dcSCTP does the
+    /// same). Towards a peer that SACKs only every `sackEveryPackets`-th packet, the association
+    /// allows twice that (`effectiveMaxBurst`), or each SACK would free more than it lets out.
+    public var maxBurst: Int = 4
+    /// Pace DATA at a multiple of cwnd / SRTT, in bursts of at most `maxBurst` packets
+    /// (`Pacer`). Off, packets go out as fast as the window and Max.Burst allow.
+    public var pacing = true
+    /// Max.Burst as applied: at least two packets per SACK the peer sends (`sackEveryPackets`
+    /// in slow start acknowledges that many and lets twice as many out), and at least one.
+    var effectiveMaxBurst: Int { max(1, maxBurst, 2 * sackEveryPackets) }
     /// Lifetime of a State Cookie (RFC 9260 §16: Valid.Cookie.Life 60 s).
     public var cookieLifetime: Duration = .seconds(60)
     /// Initial congestion window in bytes; RFC 9260 §7.2.1: min(4·MTU, max(2·MTU, 4380)).
