@@ -60,6 +60,25 @@ struct VP8CodecTests {
         #expect(keyIndices.count >= 3)
     }
 
+    @Test("hostile: a keyframe declaring 16383x16383 is refused before libvpx allocates for it, and decoding goes on")
+    func giantKeyframeHeaderIsRefused() throws {
+        let encoder = try VP8Encoder(configuration: VP8EncoderConfiguration(width: 320, height: 240))
+        let decoder = try VP8Decoder()
+        let encoded = try #require(try encoder.encode(TestPatternSource.frame(counter: 7, width: 320, height: 240)))
+        var giant = encoded.data
+        giant[6] = 0xFF; giant[7] = 0x3F; giant[8] = 0xFF; giant[9] = 0x3F  // 14-bit width and height 16383, no scaling
+        #expect(throws: VP8Error.frameTooLarge(width: 16383, height: 16383, maximumWidth: 4096, maximumHeight: 4096)) {
+            try decoder.decode(giant)
+        }
+        // The limit is configurable; the same decoder still takes the genuine keyframe.
+        let small = try VP8Decoder(maximumSize: (width: 160, height: 120))
+        #expect(throws: VP8Error.frameTooLarge(width: 320, height: 240, maximumWidth: 160, maximumHeight: 120)) {
+            try small.decode(encoded)
+        }
+        let picture = try #require(try decoder.decode(encoded))
+        #expect(picture.width == 320 && TestPatternReader.counter(in: picture) == 7)
+    }
+
     @Test("garbage given to the decoder throws instead of crashing")
     func garbageDecode() throws {
         let decoder = try VP8Decoder()

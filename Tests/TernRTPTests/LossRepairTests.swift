@@ -78,6 +78,18 @@ struct LossRepairTests {
         #expect(afterRTT.map(\.sequenceNumber) == [15, 19])
     }
 
+    @Test("hostile: a NACK naming one packet 350 times (no RTT known yet) is answered with one retransmission")
+    func duplicateNACKEntriesServedOnce() {
+        var history = SendHistory(capacity: 64)
+        history.store(RTPPacket(payloadType: 96, sequenceNumber: 7, timestamp: 0, ssrc: 5, payload: [1][...]), at: ms(0))
+        let storm = GenericNACK(senderSSRC: 9, mediaSSRC: 5,
+                                entries: Array(repeating: GenericNACK.Entry(packetID: 7, bitmask: 0), count: 350))
+        let resent = history.respond(to: storm, at: ms(10))
+        #expect(resent.map(\.sequenceNumber) == [7])
+        #expect(history.duplicateRequests == 349)
+        #expect(history.retransmitted == 1)
+    }
+
     @Test("with RTX, retransmissions carry the OSN on their own SSRC, PT and sequence, and unwrap to the original")
     func historyRTX() throws {
         var history = SendHistory(capacity: 64, rtx: RTXEncoder(ssrc: 0xAAAA, payloadType: 97, initialSequenceNumber: 65535))

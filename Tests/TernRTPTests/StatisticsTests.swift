@@ -48,6 +48,27 @@ struct StatisticsTests {
         #expect(stats.inboundStats.packetsReceived == 20)
     }
 
+    @Test("hostile: a sequence number walking just under MAX_DROPOUT per packet wraps 65,536+ times without trapping")
+    func sequenceWalkPastThirtyTwoBitCycles() {
+        // 2^32 / 65536 cycles × ~22 packets per cycle: a 32-bit cycle count overflows near 1.44 M packets.
+        var stats = ReceiveStatistics(ssrc: 1, clockRate: 90000)
+        var seq: UInt16 = 0
+        let step = ReceiveStatistics.maxDropout - 1
+        let packets = 1_500_000
+        for i in 0..<packets {
+            stats.record(sequenceNumber: seq, timestamp: UInt32(truncatingIfNeeded: i), payloadBytes: 1, headerBytes: 12, at: ms(Int64(i)))
+            seq = i < 2 ? seq &+ 1 : seq &+ step
+        }
+        // Every packet after probation counts; every skipped number counts as lost.
+        #expect(stats.received == UInt64(packets - 1))
+        #expect(stats.expected > Int64(UInt32.max))
+        #expect(stats.cumulativeLost == stats.expected - Int64(stats.received))
+        let block = stats.makeReportBlock(at: ms(Int64(packets)))
+        #expect(block.fractionLost == 255)  // 2,997 of every 2,998 numbers never arrived
+        #expect(block.cumulativeLost == 0x7F_FFFF)  // clamped to the 24-bit field
+        #expect(block.extendedHighestSequence == UInt32(truncatingIfNeeded: Int64(stats.expected)))
+    }
+
     @Test("A.1: duplicates are counted, making loss negative as RFC 3550 §6.4.1 allows")
     func duplicates() {
         var stats = ReceiveStatistics(ssrc: 1, clockRate: 8000)

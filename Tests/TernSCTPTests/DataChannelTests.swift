@@ -64,6 +64,30 @@ import TernCore
         try h.a.send(.binary([UInt8](repeating: 0, count: 1000)), channel: id, now: h.now)
     }
 
+    @Test func aRepeatedIdenticalOpenIsAcknowledgedAndAConflictingOneRefusedWithoutClosingTheChannel() throws {
+        let h = DataChannelHarness()
+        #expect(h.connect())
+        let id = try h.a.createDataChannel(label: "gst", options: .init(ordered: false, maxRetransmits: 2), now: h.now)
+        #expect(h.pair.run(for: .seconds(5)) { !h.opened(h.eventsB).isEmpty })
+        // What GStreamer 1.22 puts on the wire: the same OPEN again in the next DATA chunk.
+        let same = DCEPMessage.open(DCEPOpen(channelType: .partialReliableRexmitUnordered, priority: 256,
+                                             reliabilityParameter: 2, label: "gst", protocol: "")).serialize()
+        try h.a.association.send(same, streamIdentifier: id, payloadProtocolIdentifier: DataChannelPPID.dcep, now: h.now)
+        // A hostile peer: the stream in use claimed for another channel.
+        let other = DCEPMessage.open(DCEPOpen(channelType: .reliable, priority: 256, reliabilityParameter: 0,
+                                              label: "takeover", protocol: "")).serialize()
+        try h.a.association.send(other, streamIdentifier: id, payloadProtocolIdentifier: DataChannelPPID.dcep, now: h.now)
+        try h.a.send(.string("still here"), channel: id, now: h.now)
+        #expect(h.pair.run(for: .seconds(5)) { !h.messages(h.eventsB, on: id).isEmpty })
+        #expect(h.b.repeatedOpensAcknowledged == 1)
+        #expect(h.b.conflictingOpensRefused == 1)
+        #expect(h.closed(h.eventsB).isEmpty)
+        #expect(!h.eventsB.contains { if case .messageRejected = $0 { true } else { false } })
+        #expect(h.opened(h.eventsB).count == 1)
+        #expect(h.b.channel(id)?.readyState == .open && h.b.channel(id)?.label == "gst")
+        #expect(h.messages(h.eventsB, on: id) == [.string("still here")])
+    }
+
     @Test func deprecatedPartialPPIDsAreRejectedCleanly() throws {
         let h = DataChannelHarness()
         #expect(h.connect())

@@ -7,9 +7,17 @@ internal import Synchronization
 public final class VP8Decoder: Sendable {
     private struct State { let context: UnsafeMutablePointer<vpx_codec_ctx_t> }
     private let state: Mutex<State>
+    /// The largest picture a keyframe may declare. libvpx allocates frame buffers for whatever a
+    /// keyframe header says (up to 16383x16383, ~400 MB of buffers), so a peer could exhaust
+    /// memory with one small packet; larger keyframes are refused before libvpx sees them.
+    public let maximumSize: (width: Int, height: Int)
 
-    /// Creates a single-threaded decoder.
-    public init(threads: Int = 1) throws(VP8Error) {
+    /// The default `maximumSize`: 4096x4096 (above 4K UHD).
+    public static let defaultMaximumSize = (width: 4096, height: 4096)
+
+    /// Creates a decoder (single-threaded by default) that refuses keyframes over `maximumSize`.
+    public init(threads: Int = 1, maximumSize: (width: Int, height: Int) = VP8Decoder.defaultMaximumSize) throws(VP8Error) {
+        self.maximumSize = maximumSize
         let context = UnsafeMutablePointer<vpx_codec_ctx_t>.allocate(capacity: 1)
         context.initialize(to: vpx_codec_ctx_t())
         var cfg = vpx_codec_dec_cfg_t(threads: UInt32(max(threads, 1)), w: 0, h: 0)
@@ -33,6 +41,10 @@ public final class VP8Decoder: Sendable {
     /// frame produced none (libvpx may withhold output for a corrupt frame).
     public func decode(_ data: [UInt8]) throws(VP8Error) -> I420Frame? {
         guard !data.isEmpty else { throw .decodeFailed(message: "empty frame") }
+        if let header = VP8PayloadHeader(data), let width = header.keyframeWidth, let height = header.keyframeHeight,
+           width > maximumSize.width || height > maximumSize.height {
+            throw .frameTooLarge(width: width, height: height, maximumWidth: maximumSize.width, maximumHeight: maximumSize.height)
+        }
         return try state.withLock { (state) throws(VP8Error) -> I420Frame? in
             let context = state.context
             let status = data.withUnsafeBufferPointer { buffer in

@@ -14,6 +14,8 @@ public enum VP8Error: Error, Sendable, Equatable, CustomStringConvertible {
     case decodeFailed(message: String)
     /// The decoder returned a picture in a format other than I420.
     case unsupportedImageFormat(rawValue: UInt32)
+    /// A keyframe declares a picture larger than the decoder accepts (`VP8Decoder.maximumSize`).
+    case frameTooLarge(width: Int, height: Int, maximumWidth: Int, maximumHeight: Int)
 
     public var description: String {
         switch self {
@@ -25,6 +27,8 @@ public enum VP8Error: Error, Sendable, Equatable, CustomStringConvertible {
         case let .encodeFailed(message): "VP8 encode failed: \(message)"
         case let .decodeFailed(message): "VP8 decode failed: \(message); request a keyframe"
         case let .unsupportedImageFormat(raw): "VP8 decoder produced image format \(raw), expected I420"
+        case let .frameTooLarge(w, h, mw, mh):
+            "VP8 keyframe declares \(w)x\(h), over the decoder's limit of \(mw)x\(mh) (VP8Decoder maximumSize); frame dropped"
         }
     }
 }

@@ -20,6 +20,10 @@ public struct SendHistory: Sendable {
     public private(set) var retransmitted: UInt64 = 0
     /// Requests that could not be served (evicted, too old, or resent within one RTT).
     public private(set) var missed: UInt64 = 0
+    /// Sequence numbers requested again in the same NACK (or another handled at the same
+    /// instant): answered once. A NACK of 1,400 bytes can name one packet ~350 times over, and
+    /// serving each would turn one small packet into a burst of retransmissions.
+    public private(set) var duplicateRequests: UInt64 = 0
 
     /// A history of `capacity` packets (the last `capacity` sequence numbers).
     public init(capacity: Int = 1024, rtx: RTXEncoder? = nil, maxAge: Duration = .seconds(2)) {
@@ -49,6 +53,10 @@ public struct SendHistory: Sendable {
             let index = Int(seq) % slots.count
             guard var slot = slots[index], slot.packet.sequenceNumber == seq, now - slot.sentAt <= maxAge else {
                 missed += 1
+                continue
+            }
+            if slot.lastResent == now {
+                duplicateRequests += 1
                 continue
             }
             if let last = slot.lastResent, let rtt, now - last < rtt * 3 / 4 {

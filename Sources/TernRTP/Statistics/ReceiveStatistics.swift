@@ -19,7 +19,10 @@ public struct ReceiveStatistics: Sendable {
 
     // A.1 state.
     private var maxSeq: UInt16 = 0
-    private var cycles: UInt32 = 0
+    /// Sequence-number cycles (A.1 `cycles`), counted in units of 2^16 and kept 64-bit: a peer
+    /// that jumps just under MAX_DROPOUT per packet wraps every ~22 packets, and a 32-bit count
+    /// would overflow after ~1.4 M packets (A.1's C arithmetic wraps silently; Swift's traps).
+    private var cycles: UInt64 = 0
     private var baseSeq: UInt32 = 0
     private var badSeq: UInt32 = sequenceModulo + 1
     private var probation = minSequential
@@ -115,7 +118,7 @@ public struct ReceiveStatistics: Sendable {
             return false
         } else if udelta < Self.maxDropout {
             // In order, with a permissible gap.
-            if seq < maxSeq { cycles += Self.sequenceModulo }
+            if seq < maxSeq { cycles &+= UInt64(Self.sequenceModulo) }
             maxSeq = seq
         } else if UInt32(udelta) <= Self.sequenceModulo - UInt32(Self.maxMisorder) {
             // The sequence number made a very large jump.
@@ -143,17 +146,21 @@ public struct ReceiveStatistics: Sendable {
         expectedPrior = 0
     }
 
-    /// Extended highest sequence number received (A.3: cycles + max_seq).
-    public var extendedHighestSequence: UInt32 { cycles &+ UInt32(maxSeq) }
+    /// Extended highest sequence number received (A.3: cycles + max_seq), as the 32-bit field
+    /// of a report block carries it (RFC 3550 §6.4.1: it wraps).
+    public var extendedHighestSequence: UInt32 { UInt32(truncatingIfNeeded: extendedHighest) }
 
-    /// Packets expected (A.3: extended_max - base_seq + 1).
+    /// The extended highest sequence number without the report block's 32-bit wrap.
+    private var extendedHighest: UInt64 { cycles &+ UInt64(maxSeq) }
+
+    /// Packets expected (A.3: extended_max - base_seq + 1), saturating rather than trapping.
     public var expected: Int64 {
         guard started, probation == 0 else { return 0 }
-        return Int64(extendedHighestSequence) - Int64(baseSeq) + 1
+        return Int64(clamping: extendedHighest) &- Int64(baseSeq) &+ 1
     }
 
     /// Cumulative packets lost (A.3), negative when duplicates outnumber losses.
-    public var cumulativeLost: Int64 { expected - Int64(received) }
+    public var cumulativeLost: Int64 { expected &- Int64(clamping: received) }
 
     /// Interarrival jitter in seconds (W3C `jitter`).
     public var jitterSeconds: Double { clockRate == 0 ? 0 : jitterUnits / Double(clockRate) }
@@ -168,13 +175,20 @@ public struct ReceiveStatistics: Sendable {
     /// fraction lost is over the interval since the previous block).
     public mutating func makeReportBlock(at now: Instant) -> ReportBlock {
         let expectedNow = expected
-        let expectedInterval = expectedNow - expectedPrior
+        let expectedInterval = expectedNow &- expectedPrior
         expectedPrior = expectedNow
-        let receivedInterval = Int64(received) - Int64(receivedPrior)
+        let receivedInterval = Int64(clamping: received) &- Int64(clamping: receivedPrior)
         receivedPrior = received
-        let lostInterval = expectedInterval - receivedInterval
-        let fraction: UInt8 = (expectedInterval == 0 || lostInterval <= 0)
-            ? 0 : UInt8(truncatingIfNeeded: min(255, (lostInterval << 8) / expectedInterval))
+        let lostInterval = expectedInterval &- receivedInterval
+        let fraction: UInt8
+        if expectedInterval <= 0 || lostInterval <= 0 {
+            fraction = 0
+        } else if lostInterval >= expectedInterval {
+            fraction = 255
+        } else {
+            // lostInterval < expectedInterval ≤ 2^49: the product fits.
+            fraction = UInt8(min(255, (lostInterval * 256) / expectedInterval))
+        }
         // A.3: clamp cumulative loss to the signed 24-bit field.
         let lost = Int32(max(-0x80_0000, min(0x7F_FFFF, cumulativeLost)))
         var dlsr: UInt32 = 0

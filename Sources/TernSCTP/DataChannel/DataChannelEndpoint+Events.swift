@@ -111,17 +111,11 @@ extension DataChannelEndpoint {
                 channels[sid] = ch
             }
         case let .open(open):
-            guard channels[sid] == nil else {
-                events.append(.messageRejected(channelId: sid, reason: "DATA_CHANNEL_OPEN for stream \(sid), already in use"))
+            if let existing = channels[sid] {
+                handleRepeatedOpen(open, on: existing, now: now)
                 return
             }
-            let rexmit = open.channelType == .partialReliableRexmit || open.channelType == .partialReliableRexmitUnordered
-            let timed = open.channelType == .partialReliableTimed || open.channelType == .partialReliableTimedUnordered
-            let info = DataChannelInfo(
-                id: sid, label: open.label, protocol: open.protocol, ordered: !open.channelType.isUnordered,
-                maxRetransmits: rexmit ? UInt16(clamping: open.reliabilityParameter) : nil,
-                maxPacketLifeTime: timed ? UInt16(clamping: open.reliabilityParameter) : nil,
-                negotiated: false, priority: open.priority, readyState: .open, bufferedAmount: 0, openedByPeer: true)
+            let info = Self.channelInfo(opening: open, on: sid)
             channels[sid] = Channel(info: info, announced: true, awaitingAck: false)
             do {
                 try association.send(DCEPMessage.ack.serialize(), streamIdentifier: sid,
@@ -132,6 +126,36 @@ extension DataChannelEndpoint {
             }
             events.append(.channelOpened(info))
         }
+    }
+
+    /// A DATA_CHANNEL_OPEN for a stream that already has a channel. GStreamer 1.22's webrtcbin
+    /// sends the OPEN of a channel created after the association is up twice (two DATA chunks,
+    /// same stream, label and parameters): that repeat is acknowledged again and otherwise
+    /// ignored. Any other OPEN on a stream in use (different parameters, or a stream we opened
+    /// ourselves) is refused and counted, and the channel already there goes on: RFC 8832 gives
+    /// a second OPEN no meaning, and tearing the channel down would let a peer close it at will.
+    private func handleRepeatedOpen(_ open: DCEPOpen, on existing: Channel, now: Instant) {
+        let sid = existing.info.id
+        var opened = existing.info
+        opened.bufferedAmount = 0
+        guard opened.openedByPeer, opened.readyState == .open, opened == Self.channelInfo(opening: open, on: sid) else {
+            conflictingOpensRefused += 1
+            return
+        }
+        repeatedOpensAcknowledged += 1
+        try? association.send(DCEPMessage.ack.serialize(), streamIdentifier: sid,
+                              payloadProtocolIdentifier: DataChannelPPID.dcep, now: now)
+    }
+
+    /// The channel a DATA_CHANNEL_OPEN describes (RFC 8832 §5.1), as the peer opened it.
+    private static func channelInfo(opening open: DCEPOpen, on sid: UInt16) -> DataChannelInfo {
+        let rexmit = open.channelType == .partialReliableRexmit || open.channelType == .partialReliableRexmitUnordered
+        let timed = open.channelType == .partialReliableTimed || open.channelType == .partialReliableTimedUnordered
+        return DataChannelInfo(
+            id: sid, label: open.label, protocol: open.protocol, ordered: !open.channelType.isUnordered,
+            maxRetransmits: rexmit ? UInt16(clamping: open.reliabilityParameter) : nil,
+            maxPacketLifeTime: timed ? UInt16(clamping: open.reliabilityParameter) : nil,
+            negotiated: false, priority: open.priority, readyState: .open, bufferedAmount: 0, openedByPeer: true)
     }
 
     /// The peer reset its outgoing stream: close our side too (RFC 8831 §6.7).

@@ -38,6 +38,12 @@ public final class DataChannelEndpoint {
     }
 
     var channels: [UInt16: Channel] = [:]
+    /// DATA_CHANNEL_OPENs repeated for an open channel with the same parameters, acknowledged
+    /// again and otherwise ignored (GStreamer 1.22 sends each OPEN twice).
+    public internal(set) var repeatedOpensAcknowledged = 0
+    /// DATA_CHANNEL_OPENs for a stream in use with other parameters, or on a stream this side
+    /// opened: refused, the channel already there left as it is.
+    public internal(set) var conflictingOpensRefused = 0
     var events = Deque<DataChannelEvent>()
     var connected = false
     /// Bytes of `.message` events queued here.

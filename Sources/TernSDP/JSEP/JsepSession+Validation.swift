@@ -4,7 +4,8 @@ extension JsepSession {
     /// the first BUNDLE group (or, without one, the first section with a port), so others need nothing: Firefox
     /// writes stopped sections without ICE attributes, sometimes even with a non-zero port outside the group.
     func validateTransport(_ description: SessionDescription) throws(JsepError) {
-        let bundled = description.bundleGroups.first?.mids
+        try validateBundleGroups(description)
+        let bundled = description.bundleGroups.first.map { Set($0.mids) }
         for (index, section) in description.media.enumerated() {
             let used: Bool
             if let bundled {
@@ -20,6 +21,25 @@ extension JsepSession {
             }
             guard !transport.fingerprints.isEmpty else {
                 throw JsepError(.invalidAccess, "\(name) has no a=fingerprint")
+            }
+        }
+    }
+
+    /// RFC 9143 §7.2 / §9.1: each mid of a BUNDLE group names an m= section of the description, and
+    /// appears in one group once. Browsers refuse both; accepting them would leave which section
+    /// carries the bundle's transport to guesswork.
+    func validateBundleGroups(_ description: SessionDescription) throws(JsepError) {
+        let mids = Set(description.media.compactMap(\.mid))
+        var grouped: Set<String> = []
+        for group in description.bundleGroups {
+            let line = "a=group:\(group.semantics) \(group.mids.joined(separator: " "))"
+            for mid in group.mids {
+                guard mids.contains(mid) else {
+                    throw JsepError(.invalidAccess, "`\(line.prefix(200))` names mid \(mid.prefix(64)), which no m= section has")
+                }
+                guard grouped.insert(mid).inserted else {
+                    throw JsepError(.invalidAccess, "`\(line.prefix(200))` names mid \(mid.prefix(64)) twice (or in two BUNDLE groups)")
+                }
             }
         }
     }

@@ -20,6 +20,11 @@ public struct ConnectionData: Sendable, Equatable {
         networkType = Tokens.string(parts[0])
         addressType = Tokens.string(parts[1])
         address = Tokens.string(parts[2])
+        // RFC 8866 §5.7: for the Internet network type the address types are IP4 and IP6 (§8.2.6
+        // registers no others); browsers refuse the rest, and so do we rather than guess.
+        if networkType == "IN", addressType != "IP4", addressType != "IP6" {
+            throw SDPValueError("unknown address type `\(addressType)` for network type IN (IP4 or IP6)")
+        }
     }
 
     var text: String { SDPWriter.render(self) }

@@ -2,7 +2,8 @@
 ///
 /// - Work is linear in the input: the UTF-8 storage is split into lines in one pass and each line is
 ///   scanned once more by the grammar of its type. Attributes keep slices of the text (no copy per line).
-/// - Input over `maxSize` bytes is refused before parsing (default 256 KiB).
+/// - Input over `maxSize` bytes is refused before parsing (default 256 KiB), and a description with
+///   more than `maxMediaSections` m= sections at the first m= line past the limit (default 256).
 /// - CRLF and bare LF line endings are both accepted (RFC 8866 §5 asks writers for CRLF; readers should
 ///   accept LF). Blank lines are skipped.
 /// - Attributes WebRTC uses are validated (`AttributeGrammar`); unknown attributes and line types are
@@ -11,12 +12,21 @@ public struct SDPParser: Sendable {
     /// Largest accepted description, in bytes.
     public var maxSize: Int
 
+    /// Most m= sections accepted. Every section becomes a transceiver or a data channel
+    /// transport to negotiate and validate; a peer sending thousands would make each offer/answer
+    /// a long computation. Browsers cap their transceivers too; 256 is far above any real call.
+    public var maxMediaSections: Int
+
     /// Default size limit: 256 KiB.
     public static let defaultMaxSize = 256 * 1024
 
-    /// Creates a parser with a size limit.
-    public init(maxSize: Int = SDPParser.defaultMaxSize) {
+    /// Default m= section limit.
+    public static let defaultMaxMediaSections = 256
+
+    /// Creates a parser with a size limit and an m= section limit.
+    public init(maxSize: Int = SDPParser.defaultMaxSize, maxMediaSections: Int = SDPParser.defaultMaxMediaSections) {
         self.maxSize = maxSize
+        self.maxMediaSections = maxMediaSections
     }
 
     /// Parses UTF-8 bytes.
@@ -56,6 +66,9 @@ public struct SDPParser: Sendable {
             if line.type == UInt8(ascii: "m") {
                 let next = try checked(line) { v throws(SDPValueError) in try MediaLine(parsing: v) }
                 if inMedia { media.append(MediaDescription(mediaLine: mediaLine, lines: sectionLines)) }
+                guard media.count < maxMediaSections else {
+                    throw invalid(line, "more than \(maxMediaSections) m= sections (SDPParser.maxMediaSections)")
+                }
                 mediaLine = next
                 inMedia = true
                 sectionLines = []
