@@ -38,25 +38,21 @@ extension SCTPAssociation {
             count += 1
         }
         let canSendData = state == .established || state == .shutdownPending || state == .shutdownReceived
+        if canSendData, forwardTSNPending, let fwd = makeForwardTSN() {
+            var tmp: [UInt8] = []
+            SCTPChunk.forwardTSN(fwd).write(into: &tmp)
+            if out.count + tmp.count <= mtu {
+                out.append(contentsOf: tmp)
+                count += 1
+                forwardTSNPending = false
+            }
+        }
         // Max.Burst: with nothing in flight no SACK will come to renew the allowance, so a
         // sender gone idle (or whose in-flight data was all abandoned) may always start again.
         if flightSize == 0, burstAllowance == 0 { burstAllowance = config.effectiveMaxBurst }
         let rate = pacingRate
-        if let rate {
-            let depth = config.effectiveMaxBurst.multipliedReportingOverflow(by: pathMTU.packetSize)
-            pacer.refill(now: now, bytesPerSecond: rate, depth: depth.overflow ? Int.max / 2 : depth.partialValue)
-        }
-        let paced = rate != nil && !pacer.mayRelease && flightSize > 0 && !fastRetransmitPending
-        if canSendData, burstAllowance > 0, !paced {
-            if forwardTSNPending, let fwd = makeForwardTSN() {
-                var tmp: [UInt8] = []
-                SCTPChunk.forwardTSN(fwd).write(into: &tmp)
-                if out.count + tmp.count <= mtu {
-                    out.append(contentsOf: tmp)
-                    count += 1
-                    forwardTSNPending = false
-                }
-            }
+        if let rate { pacer.refill(now: now, bytesPerSecond: rate, depth: pacerDepth) }
+        if canSendData, burstAndPacingAllowData {
             var lastDataChunk: Int?  // where the packet's last DATA chunk starts
             count += appendRetransmissions(into: &out, lastChunk: &lastDataChunk, now: now)
             count += appendNewData(into: &out, lastChunk: &lastDataChunk, now: now)
@@ -84,8 +80,21 @@ extension SCTPAssociation {
 
     var hasDataToSend: Bool {
         guard state == .established || state == .shutdownPending || state == .shutdownReceived else { return false }
-        return !sendQueue.isEmpty && flightSize < cwnd
-            && (flightSize == 0 || (burstAllowance > 0 && (pacingRate == nil || pacer.mayRelease)))
+        return !sendQueue.isEmpty && flightSize < cwnd && burstAndPacingAllowData
+    }
+
+    /// Max.Burst and pacing (`Pacer`) let a DATA packet out now. With nothing in flight pacing
+    /// always does (no SACK would come to renew the bucket), and a fast retransmission is not
+    /// held back by it.
+    private var burstAndPacingAllowData: Bool {
+        burstAllowance > 0 && (flightSize == 0 || fastRetransmitPending || pacingRate == nil || pacer.mayRelease)
+    }
+
+    /// The pacer's bucket: Max.Burst packets of the size in use (saturating: Max.Burst may be
+    /// configured huge to turn the limit off).
+    private var pacerDepth: Int {
+        let depth = config.effectiveMaxBurst.multipliedReportingOverflow(by: pathMTU.packetSize)
+        return depth.overflow ? Int.max / 2 : depth.partialValue
     }
 
     private func appendRetransmissions(into out: inout [UInt8], lastChunk: inout Int?, now: Instant) -> Int {
