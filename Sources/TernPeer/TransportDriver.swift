@@ -121,9 +121,16 @@ final class TransportDriver: Sendable {
     /// Datagrams ICE refused (not yet connected, closed): DTLS and SCTP retransmit, media is lost.
     var sendFailureCount: Int { sendFailures.load(ordering: .relaxed) }
 
-    /// Closes DTLS (close_notify) and stops the timer.
+    /// Closes DTLS (close_notify) and stops the timer. The SCTP ABORT and the close_notify are
+    /// sent on this thread before it returns, not left in the outbox: another thread may be
+    /// mid-flush there, and the caller closes ICE next, which would refuse them — the peer then
+    /// learns of the close only when consent expires, 30 s later.
     func close() {
-        perform { core, now in core.close(now: now) }
+        let output = core.withLock { core in
+            core.close(now: clock.now())
+            return core.takeOutput()
+        }
         timer.cancel()
+        flush(output)
     }
 }
