@@ -75,7 +75,10 @@ final class Coturn: @unchecked Sendable {
             NetworkLab.waitForTCPListener(namespace: namespace, port: port)
                 && tlsPort.map { NetworkLab.waitForTCPListener(namespace: namespace, port: $0) } ?? true
         } else {
+            // coturn opens its TCP listener before its per-core UDP listeners (tens of ms apart
+            // here, longer on a loaded machine), so the UDP side is proven by a STUN answer.
             Self.waitForTCPListener(port: port, attempts: 200)
+                && Self.waitForSTUNAnswerOverUDP(port: port, attempts: 200)
                 && tlsPort.map { Self.waitForTCPListener(port: $0, attempts: 200) } ?? true
         }
         guard ready else {
@@ -149,6 +152,39 @@ final class Coturn: @unchecked Sendable {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+    }
+
+    /// The last `lines` lines of coturn's log, for a failing test to print.
+    func logTail(lines: Int = 40) -> String {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "(no log at \(logPath))"
+        return text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines).joined(separator: "\n")
+    }
+
+    /// Sends a STUN Binding request (RFC 8489 §6) to 127.0.0.1:`port` over UDP until a datagram
+    /// comes back: each attempt waits up to 50 ms for the answer.
+    private static func waitForSTUNAnswerOverUDP(port: UInt16, attempts: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let request: [UInt8] = [0x00, 0x01, 0x00, 0x00, 0x21, 0x12, 0xA4, 0x42] + (0..<12).map { _ in UInt8.random(in: 0...255) }
+        var answer = [UInt8](repeating: 0, count: 1500)
+        for _ in 0..<attempts {
+            _ = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, request, request.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            let n = recv(fd, &answer, answer.count, 0)
+            if n >= 20, answer[0] == 0x01, answer[1] == 0x01 { return true }
+            if n < 0 { usleep(20_000) }
+        }
+        return false
     }
 
     private static func waitForTCPListener(port: UInt16, attempts: Int) -> Bool {

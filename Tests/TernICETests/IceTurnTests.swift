@@ -79,7 +79,11 @@ import TernCore
         let a = try IcePeer(.controlling, Self.relayConfiguration(coturn, transport: transport))
         let b = try IcePeer(.controlled, Self.relayConfiguration(coturn, transport: transport))
         let tasks = try wire(a, b)
-        #expect(await eventually(within: .seconds(20)) { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
+        let connected = await eventually(within: .seconds(20)) { a.transport.selectedPair != nil && b.transport.selectedPair != nil }
+        #expect(connected)
+        if !connected {
+            print("TURN/\(transport) not connected. A:\n\(a.transport.trace)\nB:\n\(b.transport.trace)\ncoturn log:\n\(coturn.logTail())")
+        }
         // Nothing but relay candidates is signalled under policy relay.
         let signalled = a.events.withLock { $0.compactMap { if case let .candidate(c) = $0 { c } else { nil } } }
         #expect(!signalled.isEmpty && signalled.allSatisfy { $0.type == .relay })
