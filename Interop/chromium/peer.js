@@ -11,6 +11,7 @@
 //   dcCount=N                    our own echo test: N messages 1 B … 64 KiB, string/binary alternating
 //   dcExtra=1                    plus an unordered and a maxRetransmits:0 channel, 200 messages each,
 //                                and one message at the remote's a=max-message-size
+//   dcMax=1                      only the message at the remote's a=max-message-size (as Tern's echo run)
 //   tone=HZ                      the tone we expect from the remote (audio)
 //   mediaMs=MS                   how long to keep media running once connected (then finish)
 //   envelopes=1                  send manage-call envelopes (sendMessage …) once manage-call is open
@@ -28,7 +29,7 @@ const P = {
   sig: q.get('sig'), user: q.get('user') || 'chrome', call: q.get('call'), answer: q.get('answer') === '1',
   audio: q.get('audio') === '1', video: q.get('video') === '1', data: q.get('data') === '1',
   echo: q.get('echo') === '1', ternEcho: +(q.get('ternEcho') || 0), dcCount: +(q.get('dcCount') || 0),
-  dcExtra: q.get('dcExtra') === '1', tone: +(q.get('tone') || 0), mediaMs: +(q.get('mediaMs') || 0),
+  dcExtra: q.get('dcExtra') === '1', dcMax: q.get('dcMax') === '1', tone: +(q.get('tone') || 0), mediaMs: +(q.get('mediaMs') || 0),
   envelopes: q.get('envelopes') === '1', mode: q.get('mode') || 'normal', holdMs: +(q.get('holdMs') || 2000),
   finishBy: q.get('finishBy') || 'hangup', waitRunner: q.get('waitRunner') === '1', cancelAfterMs: +(q.get('cancelAfterMs') || 0),
   acceptVideo: q.get('acceptVideo') === '1',
@@ -252,7 +253,7 @@ async function runEcho(ch) {
   // One more at the remote's a=max-message-size (the largest message it says it takes).
   const mm = /a=max-message-size:(\d+)/.exec(remoteSdp);
   const maxSize = mm ? +mm[1] : 65536;
-  if (P.dcExtra) expected.push({ size: maxSize, binary: true });
+  if (P.dcExtra || P.dcMax) expected.push({ size: maxSize, binary: true });
   const res = R.echo = { label: ch.label, sent: 0, received: 0, matched: 0, mismatched: 0, firstMismatch: null,
     bytesSent: 0, remoteMaxMessageSize: maxSize, sizes: `${expected[0].size}..${expected[expected.length - 1].size}`, durationMs: null, done: false };
   let next = 0;
@@ -282,6 +283,7 @@ async function runEcho(ch) {
   res.durationMs = Math.round(performance.now() - t);
   res.done = true;
   log(`echo on ${ch.label}: ${res.matched}/${expected.length} matched, ${res.mismatched} mismatched, ${res.durationMs} ms`);
+  post('/event', { event: 'echoDone' });
   checkDone();
 }
 

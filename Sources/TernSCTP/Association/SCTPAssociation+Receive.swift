@@ -26,13 +26,14 @@ extension SCTPAssociation {
         stats.packetsReceived += 1
         burstAllowance = config.effectiveMaxBurst
         var sawData = false
+        var arrival = DataArrival()
         chunkLoop: for chunk in packet.chunks {
             guard !terminated else { return }
             switch chunk {
             case let .data(d):
                 guard state == .established || state == .shutdownPending || state == .shutdownSent else { continue }
                 sawData = true
-                handleData(d)
+                handleData(d, arrival: &arrival)
             case let .initiation(i):
                 // RFC 9260 §6.10: INIT must be alone in its packet.
                 guard packet.chunks.count == 1 else { break chunkLoop }
@@ -67,6 +68,10 @@ extension SCTPAssociation {
                 if type & 0x80 == 0 { break chunkLoop }
             }
         }
+        // §6.2: a packet of duplicates only MUST be acknowledged at once; duplicates bundled with
+        // new DATA MAY be, and are not: a peer retransmitting into a full socket would otherwise
+        // get one SACK per packet back, and the SACKs fill the same socket.
+        if arrival.duplicates, !arrival.newData { sackImmediately = true }
         if sawData { noteDataPacket(now: now) }
         // SACK now rather than at the next poll: a caller that reads a batch of packets before
         // polling would otherwise produce one stretch ACK per batch, and cwnd grows per SACK.
@@ -89,12 +94,18 @@ extension SCTPAssociation {
         }
     }
 
-    private func handleData(_ chunk: DataChunk) {
+    /// What the DATA chunks of one packet were, for the SACK rules of §6.2.
+    private struct DataArrival {
+        var duplicates = false
+        var newData = false
+    }
+
+    private func handleData(_ chunk: DataChunk, arrival: inout DataArrival) {
         let tsn = chunk.tsn
         if received.contains(tsn) {
             stats.duplicateDataChunks += 1
             if duplicateTSNs.count < 32 { duplicateTSNs.append(tsn) }
-            sackImmediately = true
+            arrival.duplicates = true
             sackNeeded = true
             return
         }
@@ -114,6 +125,7 @@ extension SCTPAssociation {
             return
         }
         _ = received.insert(tsn)
+        arrival.newData = true
         // RFC 9260 §6.5: DATA for a stream we do not have is acknowledged, reported and dropped.
         guard Int(chunk.streamIdentifier) < inboundStreamCount else {
             var cause: [UInt8] = []

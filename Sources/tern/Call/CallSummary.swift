@@ -44,6 +44,8 @@ struct CallSummary {
         var videoPacketsSent = 0
         var channelsOpened: [String] = []
         var messagesEchoed = 0
+        var messagesEchoedByLabel: [String: Int] = [:]
+        var messagesReceivedByLabel: [String: Int] = [:]
         var echo: EchoResult?
     }
 
@@ -163,6 +165,8 @@ struct CallSummary {
             video["packetsSent"] = .int(peer.videoPacketsSent)
             dataChannel["channels"] = .array(peer.channelsOpened.map { .string($0) })
             dataChannel["messagesEchoed"] = .int(peer.messagesEchoed)
+            dataChannel["messagesEchoedByLabel"] = .object(peer.messagesEchoedByLabel.mapValues { .int($0) })
+            dataChannel["messagesReceivedByLabel"] = .object(peer.messagesReceivedByLabel.mapValues { .int($0) })
             if let echo = peer.echo { dataChannel["echo"] = echo.json }
         } else {
             object["calleeCallStates"] = .array(calleeStates.map { .string($0) })

@@ -19,7 +19,9 @@ final class PeerDataChannels: Sendable {
         var own: DataChannel?
         var opened: [String] = []
         var received = 0
+        var receivedByLabel: [String: Int] = [:]
         var echoed = 0
+        var echoedByLabel: [String: Int] = [:]
         var echoError: String?
     }
 
@@ -39,6 +41,10 @@ final class PeerDataChannels: Sendable {
     var messagesReceived: Int { state.withLock { $0.received } }
     /// Messages sent back by `--echo`.
     var messagesEchoed: Int { state.withLock { $0.echoed } }
+    /// Messages received, per channel label.
+    var messagesReceivedByLabel: [String: Int] { state.withLock { $0.receivedByLabel } }
+    /// Messages sent back by `--echo`, per channel label.
+    var messagesEchoedByLabel: [String: Int] { state.withLock { $0.echoedByLabel } }
     /// Why echoing stopped, if it did.
     var echoError: String? { state.withLock { $0.echoError } }
 
@@ -73,7 +79,10 @@ final class PeerDataChannels: Sendable {
                         + (channel.options.maxRetransmits.map { ", maxRetransmits \($0)" } ?? "") + ")",
                         fields: ["who": .string(name), "label": .string(channel.label), "event": .string("open")])
                 case let .message(message):
-                    state.withLock { $0.received += 1 }
+                    state.withLock {
+                        $0.received += 1
+                        $0.receivedByLabel[channel.label, default: 0] += 1
+                    }
                     if own, let echoRun {
                         echoRun.receive(message)
                     } else if echo {
@@ -92,7 +101,10 @@ final class PeerDataChannels: Sendable {
     private func send(back message: DataChannelMessage, on channel: DataChannel) {
         do {
             try channel.send(message)
-            state.withLock { $0.echoed += 1 }
+            state.withLock {
+                $0.echoed += 1
+                $0.echoedByLabel[channel.label, default: 0] += 1
+            }
         } catch {
             let first = state.withLock { state -> Bool in
                 defer { state.echoError = state.echoError ?? "\(error)" }

@@ -102,6 +102,8 @@ struct PeerSession {
         facts.endReason = observed.endReason
         facts.channelsOpened = channels.opened
         facts.messagesEchoed = channels.messagesEchoed
+        facts.messagesEchoedByLabel = channels.messagesEchoedByLabel
+        facts.messagesReceivedByLabel = channels.messagesReceivedByLabel
         facts.echo = summary.peer?.echo
         let final = CallSummary(steps: steps, setupMs: setupMs(observed), local: participant, facts: facts)
         summary = summary.merged(withLater: final)
