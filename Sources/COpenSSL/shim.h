@@ -47,6 +47,7 @@ static inline EVP_PKEY *tern_EVP_RSA_gen(unsigned int bits) {
 }
 static inline uint64_t tern_SSL_OP_NO_QUERY_MTU(void) { return SSL_OP_NO_QUERY_MTU; }
 static inline uint64_t tern_SSL_OP_NO_TICKET(void) { return SSL_OP_NO_TICKET; }
+static inline uint64_t tern_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
 static inline long tern_SSL_CTX_disable_session_cache(SSL_CTX *ctx) {
     return SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
 }

@@ -31,7 +31,10 @@ extension DTLSEndpoint {
         // Ask for (server) and require a peer certificate; the fingerprint check replaces chain checks.
         SSL_CTX_set_verify(context, tern_SSL_VERIFY_PEER() | tern_SSL_VERIFY_FAIL_IF_NO_PEER_CERT(), nil)
         SSL_CTX_set_cert_verify_callback(context, OpenSSLCallbacks.verifyCertificate, nil)
-        _ = SSL_CTX_set_options(context, tern_SSL_OP_NO_QUERY_MTU() | tern_SSL_OP_NO_TICKET())
+        // No renegotiation (RFC 5746 makes it safe, not cheap): a peer asking for one again and
+        // again would buy a full ECDHE handshake each time, and a second certificate mid-call
+        // has no place in WebRTC. OpenSSL answers a warning no_renegotiation alert and goes on.
+        _ = SSL_CTX_set_options(context, tern_SSL_OP_NO_QUERY_MTU() | tern_SSL_OP_NO_TICKET() | tern_SSL_OP_NO_RENEGOTIATION())
         // A shared context must not remember sessions: a resumed handshake would skip the
         // certificate (and with it the fingerprint check), and the cache would grow with every call.
         _ = tern_SSL_CTX_disable_session_cache(context)

@@ -19,6 +19,7 @@ public final class InMemorySignalingTransport: SignalingTransport {
             for await item in outgoing {
                 guard case .text(let text) = item else { break }
                 continuation.yield(text)
+                switchboard.written(text.utf8.count, on: connection)
             }
             continuation.finish()
         }

@@ -15,22 +15,33 @@ public final class SignalingSwitchboard: Sendable {
         case text(String)
         /// Close the connection (the stream finishes after this).
         case close(reason: String)
+        /// Close the connection because it did not read what was queued for it (WebSocket
+        /// 1008, policy violation); the stream finishes after this.
+        case closeTooSlow(reason: String)
     }
 
     private struct State: ~Copyable {
         var router: SignalingRouter
         var outlets: [SignalingConnectionID: AsyncStream<Outgoing>.Continuation] = [:]
+        /// UTF-8 bytes of text frames queued and not yet reported written (`written`).
+        var queuedBytes: [SignalingConnectionID: Int] = [:]
+        var slowConsumersClosed = 0
         var nextID: UInt64 = 1
     }
 
     private let state: Mutex<State>
     /// The clock every `now` comes from.
     public let clock: any MonotonicClock
+    /// The most text a connection may have queued and unwritten: what others send it beyond
+    /// that closes it (`Outgoing.closeTooSlow`), so a client that stops reading cannot make
+    /// the server hold whatever the others send it (256 KiB descriptions, invites to 16 devices).
+    public let outboundBudget: Int
 
     /// Creates a switchboard around `router`, reading time from `clock`.
-    public init(router: SignalingRouter, clock: any MonotonicClock = SystemClock()) {
+    public init(router: SignalingRouter, clock: any MonotonicClock = SystemClock(), outboundBudget: Int = 4 * 1024 * 1024) {
         state = Mutex(State(router: router))
         self.clock = clock
+        self.outboundBudget = outboundBudget
     }
 
     /// A new connection: its id and the frames to write to it.
@@ -41,6 +52,7 @@ public final class SignalingSwitchboard: Sendable {
             state.nextID += 1
             state.router.open(connection: id)
             state.outlets[id] = continuation
+            state.queuedBytes[id] = 0
             return id
         }
         return (id, stream)
@@ -59,7 +71,7 @@ public final class SignalingSwitchboard: Sendable {
         return state.withLock { state in
             guard state.outlets[connection] != nil else { return nil }
             let actions = state.router.handle(connection: connection, text: text, now: now)
-            Self.deliver(actions, in: &state)
+            deliver(actions, in: &state, now: now)
             return actions.compactMap { action in
                 if case let .send(to, .error(error)) = action, to == connection { error } else { nil }
             }
@@ -71,10 +83,22 @@ public final class SignalingSwitchboard: Sendable {
         let now = clock.now()
         state.withLock { state in
             state.outlets.removeValue(forKey: connection)?.finish()
+            state.queuedBytes[connection] = nil
             let actions = state.router.close(connection: connection, now: now)
-            Self.deliver(actions, in: &state)
+            deliver(actions, in: &state, now: now)
         }
     }
+
+    /// The writer of `connection` wrote a text frame of `bytes` UTF-8 bytes it took from the
+    /// stream: they no longer count against `outboundBudget`.
+    public func written(_ bytes: Int, on connection: SignalingConnectionID) {
+        state.withLock { state in
+            if let queued = state.queuedBytes[connection] { state.queuedBytes[connection] = max(0, queued - bytes) }
+        }
+    }
+
+    /// Connections closed because they had more than `outboundBudget` queued.
+    public var slowConsumersClosed: Int { state.withLock { $0.slowConsumersClosed } }
 
     /// Runs the router's timeouts if one is due; returns the next deadline, if any.
     @discardableResult
@@ -82,7 +106,7 @@ public final class SignalingSwitchboard: Sendable {
         let now = clock.now()
         return state.withLock { state in
             if let due = state.router.nextTimeout, due <= now {
-                Self.deliver(state.router.handleTimeout(now: now), in: &state)
+                deliver(state.router.handleTimeout(now: now), in: &state, now: now)
             }
             return state.router.nextTimeout
         }
@@ -105,15 +129,33 @@ public final class SignalingSwitchboard: Sendable {
                 outlet.finish()
             }
             state.outlets.removeAll()
+            state.queuedBytes.removeAll()
         }
     }
 
-    private static func deliver(_ actions: [SignalingRouterAction], in state: inout State) {
-        for action in actions {
+    private func deliver(_ actions: [SignalingRouterAction], in state: inout State, now: Instant) {
+        var work = actions[...]
+        while let action = work.popFirst() {
             switch action {
             case .send(let connection, let message):
-                state.outlets[connection]?.yield(.text(SignalingCodec.encode(message)))
+                guard let outlet = state.outlets[connection] else { continue }
+                let text = SignalingCodec.encode(message)
+                let queued = (state.queuedBytes[connection] ?? 0) + text.utf8.count
+                guard queued <= outboundBudget else {
+                    // Closed like a dropped socket: the router tells the others (which may
+                    // queue more, for other connections).
+                    state.outlets[connection] = nil
+                    state.queuedBytes[connection] = nil
+                    state.slowConsumersClosed += 1
+                    outlet.yield(.closeTooSlow(reason: "more than \(outboundBudget) bytes queued and not read"))
+                    outlet.finish()
+                    work.append(contentsOf: state.router.close(connection: connection, now: now))
+                    continue
+                }
+                state.queuedBytes[connection] = queued
+                outlet.yield(.text(text))
             case .close(let connection, let reason):
+                state.queuedBytes[connection] = nil
                 if let outlet = state.outlets.removeValue(forKey: connection) {
                     outlet.yield(.close(reason: reason))
                     outlet.finish()

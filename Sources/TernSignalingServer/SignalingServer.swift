@@ -141,8 +141,13 @@ public actor SignalingServer {
                     switch item {
                     case .text(let text):
                         do { try await outbound.write(.text(text)) } catch { return }
+                        switchboard.written(text.utf8.count, on: id)
                     case .close(let reason):
                         try? await outbound.close(.goingAway, reason: reason)
+                        return
+                    case .closeTooSlow(let reason):
+                        logger.notice("closed connection \(id): \(reason)")
+                        try? await outbound.close(.policyViolation, reason: reason)
                         return
                     }
                 }

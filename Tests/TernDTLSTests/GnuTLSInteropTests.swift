@@ -53,6 +53,54 @@ struct GnuTLSInteropTests {
         #expect(String(decoding: received, as: UTF8.self).hasPrefix("hello from gnutls"))
     }
 
+    /// `gnutls-cli --rehandshake`: a real client that renegotiates at once after its handshake
+    /// (OpenSSL 3 servers refuse client-initiated renegotiation by default; kept refused here).
+    @Test func aClientAskingToRenegotiateIsRefusedAndTheConnectionGoesOn() throws {
+        let clientCertificate = try DTLSCertificate.generate(.ecdsaP256)
+        let socket = try LoopbackUDPSocket.listening()
+        let endpoint = try DTLSEndpoint(configuration: .init(
+            role: .server, certificate: try Certificates.shared(.ecdsaP256),
+            remoteFingerprints: [clientCertificate.fingerprint(.sha256)], srtpProfiles: [.aes128CmSha1_80]))
+        let run = try GnuTLSClient(certificate: clientCertificate, port: socket.port, input: "", extraArguments: ["--rehandshake"])
+        defer { run.stop() }
+        let refused: ([DTLSEvent]) -> Bool = {
+            $0.contains { if case let .alert(a) = $0 { a.code == 100 && a.direction == .sent && !a.isFatal } else { false } }
+        }
+        let events = socket.drive(endpoint, seconds: 20, until: refused)
+        #expect(refused(events), "a warning no_renegotiation alert went out: \(events)")
+        #expect(events.filter { if case .connected = $0 { true } else { false } }.count == 1, "one handshake, not two")
+        #expect(endpoint.state == .connected)
+        try endpoint.send(applicationData: Array("still here".utf8))
+        #expect(endpoint.pollTransmit() != nil, "application data still goes out")
+    }
+
+    /// gnutls-serv in echo mode answers a client's `**REHANDSHAKE**` line with a HelloRequest:
+    /// a server asking our client to renegotiate mid-call.
+    @Test func aServerAskingToRenegotiateIsRefusedAndTheConnectionGoesOn() throws {
+        let certificate = try DTLSCertificate.generate(.ecdsaP256)
+        let run = try GnuTLSServer(certificate: certificate)
+        defer { run.stop() }
+        let endpoint = try DTLSEndpoint(configuration: .init(
+            role: .client, certificate: try Certificates.shared(.ecdsaP256),
+            remoteFingerprints: [certificate.fingerprint(.sha256)], srtpProfiles: [.aes128CmSha1_80],
+            initialRetransmissionTimeout: .milliseconds(200)))
+        let socket = try LoopbackUDPSocket(port: run.port)
+        var events = socket.drive(endpoint, seconds: 20) { $0.contains { if case .connected = $0 { true } else { false } } }
+        try #require(endpoint.state == .connected, "events: \(events)")
+        try endpoint.send(applicationData: Array("**REHANDSHAKE**\n".utf8))
+        let refused: ([DTLSEvent]) -> Bool = {
+            $0.contains { if case let .alert(a) = $0 { a.code == 100 && a.direction == .sent && !a.isFatal } else { false } }
+        }
+        events += socket.drive(endpoint, seconds: 10, until: refused)
+        #expect(refused(events), "a warning no_renegotiation alert went out: \(events)")
+        #expect(events.filter { if case .connected = $0 { true } else { false } }.count == 1, "one handshake, not two")
+        #expect(endpoint.state == .connected)
+        try endpoint.send(applicationData: Array("after\n".utf8))
+        events += socket.drive(endpoint, seconds: 10) { DTLSTestHarness.applicationData(in: $0).contains { String(decoding: $0, as: UTF8.self).contains("after") } }
+        #expect(DTLSTestHarness.applicationData(in: events).contains { String(decoding: $0, as: UTF8.self).contains("after") },
+                "the echo server still answers")
+    }
+
     @Test func gnuTLSServerWithAnotherCertificateIsRejected() throws {
         let certificate = try DTLSCertificate.generate(.ecdsaP256)
         let expected = try DTLSCertificate.generate(.ecdsaP256).fingerprint()
@@ -107,7 +155,7 @@ final class GnuTLSClient {
     private let directory: URL
     private let stdin = Pipe()
 
-    init(certificate: DTLSCertificate, port: UInt16, input: String) throws {
+    init(certificate: DTLSCertificate, port: UInt16, input: String, extraArguments: [String] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tern-gnutls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let cert = directory.appendingPathComponent("cert.pem"), key = directory.appendingPathComponent("key.pem")
@@ -115,7 +163,7 @@ final class GnuTLSClient {
         try certificate.privateKeyPEM.write(to: key, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gnutls-cli")
         process.arguments = ["--udp", "--insecure", "-p", "\(port)", "--x509certfile", cert.path, "--x509keyfile", key.path,
-                             "--srtp-profiles=SRTP_AES128_CM_HMAC_SHA1_80", "127.0.0.1"]
+                             "--srtp-profiles=SRTP_AES128_CM_HMAC_SHA1_80"] + extraArguments + ["127.0.0.1"]
         process.standardInput = stdin
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

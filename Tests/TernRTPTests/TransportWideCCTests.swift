@@ -52,6 +52,28 @@ struct TransportWideCCTests {
         #expect(RTCPPacket.transportWideCC(fb).bytes == bytes)
     }
 
+    @Test("a 36-byte packet declaring 65,535 statuses in run-length chunks parses without expanding them")
+    func hostileStatusCountParsesAsRuns() throws {
+        // count 65,535 in eight runs of 8,191 "not received" (+7 more): no deltas follow.
+        var body = hex("00000001 00000002 0000 ffff 000000 00")
+        for _ in 0..<8 { body += [0x1F, 0xFF] }          // run, not received, 8191
+        body += [0x00, 0x07]                              // run, not received, 7
+        body += [0x00, 0x00]                              // padding to 32 bits
+        let bytes = [0x8F, 205, 0x00, UInt8(body.count / 4)] + body
+        let packets = try RTCPPacket.parseCompound(bytes)
+        guard case let .transportWideCC(fb) = packets.first else {
+            Issue.record("not TWCC: \(packets)")
+            return
+        }
+        #expect(fb.packetStatusCount == 65_535 && fb.chunks.count == 9 && fb.recvDeltas.isEmpty)
+        // A run of received packets needs a delta byte each: 8,191 of them cannot hide in 4 bytes.
+        var short = hex("00000001 00000002 0000 1fff 000000 00")
+        short += [0x3F, 0xFF, 0x01, 0x02]                 // run, small delta, 8191; two delta bytes
+        #expect(throws: RTCPParseError.self) {
+            try RTCPPacket.parseCompound([0x8F, 205, 0x00, UInt8(short.count / 4)] + short)
+        }
+    }
+
     @Test("negative reference time is sign-extended from 24 bits")
     func negativeReference() throws {
         let fb = TransportWideCC(senderSSRC: 1, mediaSSRC: 2, baseSequenceNumber: 0, packetStatusCount: 1, referenceTime: -1,

@@ -71,6 +71,20 @@ struct HTMLReportRendererTests {
         #expect(HTMLText.escape("a\u{0}b\u{1B}c\td") == "a\u{FFFD}b\u{FFFD}c\td")
     }
 
+    @Test("a=ice-pwd values are redacted and the written file is readable by its owner only")
+    func secretsStayOut() throws {
+        var report = ReportFixtures.report
+        report.offerSDP = "v=0\r\na=ice-ufrag:abcd\r\na=ice-pwd:s3cretPasswordOf22chars\r\na=mid:0\r\n"
+        let page = HTMLReportRenderer.render(report)
+        #expect(!page.contains("s3cretPasswordOf22chars"))
+        #expect(page.contains("a=ice-pwd:(redacted, 23 characters)") && page.contains("a=ice-ufrag:abcd"))
+        let url = URL(fileURLWithPath: TestSupport.temporaryPath("html"))
+        defer { try? FileManager.default.removeItem(at: url) }
+        try HTMLReportRenderer.write(report, to: url)
+        let mode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
     @Test("the page loads nothing from anywhere")
     func selfContained() {
         let withoutSVGNamespace = html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "")

@@ -32,6 +32,8 @@ struct PcapWriterTests {
         #expect(file.versionMajor == 2 && file.versionMinor == 4)
         #expect(file.snapshotLength == 65_535 && file.linkType == 101 && !file.nanosecondTimestamps)
         #expect(file.records.isEmpty)
+        // Decrypted traffic: owner-only.
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
     }
 
     @Test("records carry timestamps, valid IPv4/UDP headers and the exact payload")

@@ -161,27 +161,36 @@ public struct TransportWideCC: Sendable, Equatable {
         let reference = try r.u24("reference time")
         referenceTime = Int32(bitPattern: reference << 8) >> 8
         feedbackPacketCount = try r.u8("feedback packet count")
+        // Chunks first, then one delta per received packet. Runs are counted, never expanded:
+        // a 36-byte packet may declare 65,535 statuses in eight run-length chunks.
         var chunks: [Chunk] = []
-        var symbols: [Status] = []
-        symbols.reserveCapacity(Int(packetStatusCount))
-        while symbols.count < Int(packetStatusCount) {
+        var runs: [(status: Status, count: Int)] = []
+        var covered = 0
+        while covered < Int(packetStatusCount) {
             let chunkOffset = r.offset
             let chunk = Chunk(try r.u16("packet chunk"))
             if case .runLength(_, 0) = chunk {
                 throw .invalidField(packet: r.packet, field: "packet chunk", reason: "run length of zero", offset: chunkOffset)
             }
             chunks.append(chunk)
+            let remaining = Int(packetStatusCount) - covered
             switch chunk {
-            case let .runLength(status, length): symbols.append(contentsOf: repeatElement(status, count: Int(length)))
-            case let .oneBitVector(s), let .twoBitVector(s): symbols.append(contentsOf: s)
+            case let .runLength(status, length):
+                runs.append((status, min(Int(length), remaining)))
+                covered += min(Int(length), remaining)
+            case let .oneBitVector(symbols), let .twoBitVector(symbols):
+                for status in symbols.prefix(remaining) { runs.append((status, 1)) }
+                covered += min(symbols.count, remaining)
             }
         }
         var deltas: [Int16] = []
-        for status in symbols.prefix(Int(packetStatusCount)) {
-            switch status {
+        for run in runs {
+            switch run.status {
             case .notReceived: continue
-            case .receivedSmallDelta: deltas.append(Int16(try r.u8("recv delta")))
-            case .receivedLargeOrNegativeDelta: deltas.append(Int16(bitPattern: try r.u16("recv delta")))
+            // Each delta is at least a byte of this packet: a run longer than the packet fails on read.
+            case .receivedSmallDelta: for _ in 0..<run.count { deltas.append(Int16(try r.u8("recv delta"))) }
+            case .receivedLargeOrNegativeDelta:
+                for _ in 0..<run.count { deltas.append(Int16(bitPattern: try r.u16("recv delta"))) }
             case .reserved: throw r.invalid("packet chunk", "reserved status symbol 11 for a reported packet")
             }
         }

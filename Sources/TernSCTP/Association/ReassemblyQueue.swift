@@ -11,16 +11,31 @@ struct ReassemblyQueue {
     private(set) var bufferedBytes = 0
     /// Messages discarded because they exceeded `maxMessageSize`.
     private(set) var oversizeDiscarded = 0
+    /// Fragments held across all streams.
+    private(set) var fragmentCount = 0
     let maxMessageSize: Int
+    /// The most fragments held at once (all streams): far above what the receive window lets a
+    /// peer have outstanding in fragments of a normal size, so only tiny fragments meet it.
+    let maxFragments: Int
 
-    init(maxMessageSize: Int) { self.maxMessageSize = maxMessageSize }
+    init(maxMessageSize: Int, maxFragments: Int = 16_384) {
+        self.maxMessageSize = maxMessageSize
+        self.maxFragments = maxFragments
+    }
+
+    /// Whether `chunk` would be held as a fragment while `maxFragments` are held already.
+    func refuses(_ chunk: DataChunk) -> Bool {
+        !(chunk.isBeginning && chunk.isEnding) && fragmentCount >= maxFragments
+    }
 
     /// Adds a new (non-duplicate) DATA chunk; appends deliverable messages to `deliver`.
     mutating func insert(_ chunk: DataChunk, deliver: inout [SCTPMessage]) {
         var oversize = 0
         // Mutated in place (no copy of the stream's fragment table).
+        let before = streams[chunk.streamIdentifier]?.fragments.count ?? 0
         bufferedBytes += streams[chunk.streamIdentifier, default: StreamReassembly()]
             .insert(chunk, maxMessageSize: maxMessageSize, deliver: &deliver, oversize: &oversize)
+        fragmentCount += (streams[chunk.streamIdentifier]?.fragments.count ?? 0) - before
         oversizeDiscarded += oversize
     }
 
@@ -29,7 +44,9 @@ struct ReassemblyQueue {
     mutating func forward(to newCumulative: UInt32, skipped: [ForwardTSNChunk.SkippedStream],
                           deliver: inout [SCTPMessage]) {
         for sid in Array(streams.keys) {
+            let before = streams[sid]?.fragments.count ?? 0
             bufferedBytes += streams[sid, default: StreamReassembly()].dropFragments(upTo: newCumulative)
+            fragmentCount += (streams[sid]?.fragments.count ?? 0) - before
         }
         for skip in skipped {
             bufferedBytes += streams[skip.streamIdentifier, default: StreamReassembly()]

@@ -111,9 +111,18 @@ extension SCTPAssociation {
         }
         // Receiver window (§6.2): beyond it, only the next in-order TSN is accepted (a zero-window
         // probe), and nothing at all past a hard cap, so a peer ignoring a_rwnd cannot exhaust memory.
-        let wouldBuffer = reassembly.bufferedBytes + undeliveredBytes + applicationBacklogBytes + chunk.userData.count
+        let charge = chunk.isBeginning && chunk.isEnding ? chunk.userData.count : StreamReassembly.charge(chunk)
+        let wouldBuffer = reassembly.bufferedBytes + undeliveredBytes + applicationBacklogBytes + charge
         if wouldBuffer > receiveBufferSize,
            tsn != received.cumulative &+ 1 || wouldBuffer > receiveBufferSize + config.maxMessageSize {
+            sackImmediately = true
+            sackNeeded = true
+            return
+        }
+        // Bound the fragments held, whatever their size (tiny fragments are charged their
+        // bookkeeping, but memory is bounded by count too); refused ones are not acknowledged.
+        if reassembly.refuses(chunk) {
+            stats.fragmentsRefused += 1
             sackImmediately = true
             sackNeeded = true
             return

@@ -10,6 +10,9 @@ public struct SCTPAssociationStats: Sendable, Equatable {
     public var staleCookieRestarts = 0
     /// DATA chunks received twice.
     public var duplicateDataChunks = 0
+    /// DATA fragments not taken because the reassembly queue held its maximum number of
+    /// fragments (`ReassemblyQueue.maxFragments`); the peer has to send them again.
+    public var fragmentsRefused = 0
     /// DATA chunks retransmitted (T3 or fast).
     public var retransmittedChunks = 0
     /// Messages abandoned under PR-SCTP.

@@ -1,5 +1,13 @@
 /// One stream's fragments and ordering state. Methods return the change in buffered bytes.
 struct StreamReassembly {
+    /// Bytes charged per buffered fragment on top of its user data: the table entries, the chunk
+    /// header and the array that holds it. Without it, 1-byte fragments would cost the window
+    /// next to nothing while each holds a few hundred bytes of memory.
+    static let fragmentOverhead = 128
+
+    /// What a buffered fragment counts against the receive window.
+    static func charge(_ chunk: DataChunk) -> Int { chunk.userData.count + fragmentOverhead }
+
     var fragments: [UInt32: DataChunk] = [:]
     var runEndByStart: [UInt32: UInt32] = [:]
     var runStartByEnd: [UInt32: UInt32] = [:]
@@ -16,8 +24,12 @@ struct StreamReassembly {
                                         payload: Array(chunk.userData), unordered: chunk.isUnordered),
                             ssn: chunk.streamSequenceNumber, deliver: &deliver)
         }
-        fragments[tsn] = chunk
-        var delta = chunk.userData.count
+        // A copy: the received slice would keep the whole decrypted record alive (up to 16 KiB
+        // for a 1-byte fragment) for as long as the message stays incomplete.
+        var stored = chunk
+        stored.userData = ArraySlice(Array(chunk.userData))
+        fragments[tsn] = stored
+        var delta = Self.charge(chunk)
         var start = tsn, end = tsn
         if !chunk.isBeginning, let prevStart = runStartByEnd[tsn &- 1], fragments[tsn &- 1]?.isEnding == false {
             runStartByEnd[tsn &- 1] = nil
@@ -35,10 +47,13 @@ struct StreamReassembly {
             return delta
         }
         // Complete: concatenate and release.
-        var size = 0
+        var size = 0, charged = 0
         var t = start
         while true {
-            size += fragments[t]?.userData.count ?? 0
+            if let f = fragments[t] {
+                size += f.userData.count
+                charged += Self.charge(f)
+            }
             if t == end { break }
             t &+= 1
         }
@@ -51,7 +66,7 @@ struct StreamReassembly {
             if t == end { break }
             t &+= 1
         }
-        delta -= size
+        delta -= charged
         guard keep else {
             oversize += 1
             if !first.isUnordered, first.streamSequenceNumber == expectedSSN {
@@ -99,7 +114,7 @@ struct StreamReassembly {
         guard !stale.isEmpty else { return 0 }
         var delta = 0
         for tsn in stale {
-            if let f = fragments.removeValue(forKey: tsn) { delta -= f.userData.count }
+            if let f = fragments.removeValue(forKey: tsn) { delta -= Self.charge(f) }
         }
         for (start, end) in runEndByStart where start.tsnLessOrEqual(newCumulative) {
             runEndByStart[start] = nil

@@ -42,7 +42,9 @@ public final class PcapWriter: Sendable {
     /// - Parameter bufferSize: bytes kept in memory before a write to the file.
     /// - Throws: `PcapError.cannotOpen` when the file cannot be created.
     public init(path: String, bufferSize: Int = 64 * 1024) throws(PcapError) {
-        guard FileManager.default.createFile(atPath: path, contents: Data(PcapFormat.fileHeader())) else {
+        // 0600: the capture holds decrypted media and data-channel messages.
+        guard FileManager.default.createFile(atPath: path, contents: Data(PcapFormat.fileHeader()),
+                                             attributes: [.posixPermissions: 0o600]) else {
             throw .cannotOpen(path: path, reason: "could not create the file (missing directory or no permission?)")
         }
         let handle: FileHandle

@@ -55,9 +55,11 @@ public struct HTMLReportRenderer: Sendable {
         return page + "</body>\n</html>\n"
     }
 
-    /// Writes the rendered page to `url` as UTF-8.
+    /// Writes the rendered page to `url` as UTF-8, readable by its owner only (0600: it holds
+    /// the call's addresses and descriptions).
     /// - Throws: the file system's error when the file cannot be written.
     public static func write(_ report: CallReport, to url: URL) throws {
         try Data(render(report).utf8).write(to: url, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
     }
 }
