@@ -82,7 +82,17 @@ extension IceTransport {
             try addResolved(candidate)
             return
         }
-        state.withLock { $0.pendingMDNS += 1 }
+        let limit = configuration.maximumMDNSCandidates
+        let started = state.withLock { s -> Bool in
+            guard s.mdnsResolutionsStarted < limit else { return false }
+            s.mdnsResolutionsStarted += 1
+            s.pendingMDNS += 1
+            return true
+        }
+        guard started else {
+            drop(candidate, reason: "more than \(limit) mDNS candidates from the peer (IceConfiguration.maximumMDNSCandidates)")
+            return
+        }
         AddressResolution.resolveMDNS(candidate.address, timeout: configuration.mdnsResolutionTimeout,
                                       destination: mdnsDestination) { [weak self] outcome in
             guard let self else { return }

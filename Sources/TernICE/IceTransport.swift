@@ -24,6 +24,8 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
         var trace = IceTrace()
         var remoteEndOfCandidates = false
         var pendingMDNS = 0
+        /// Remote `.local` candidates resolution was started for (`maximumMDNSCandidates`).
+        var mdnsResolutionsStarted = 0
         var endOfCandidatesAfterMDNS = false
         var restarting = false
         var failureReason: String?

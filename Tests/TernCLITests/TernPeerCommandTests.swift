@@ -173,8 +173,8 @@ struct TernPeerCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let pcap = directory.appendingPathComponent("alice.pcap").path
         let report = directory.appendingPathComponent("alice.html").path
-        let run = try await call(bob: ["--audio", "--video"],
-                                 alice: ["--audio", "--video", "--duration", "3", "--pcap", pcap, "--report", report])
+        let run = try await call(bob: ["--audio", "--video", "--expect-tone", "440"],
+                                 alice: ["--audio", "--video", "--expect-tone", "660", "--duration", "3", "--pcap", pcap, "--report", report])
         let alice = try #require(run.alice.summary, "no summary from alice: \(run.alice.lines.suffix(5))")
         let bob = try #require(run.bob.summary, "no summary from bob: \(run.bob.lines.suffix(5))")
         #expect(run.aliceStatus == 0, "alice: \(alice["result"] ?? "?")")
@@ -192,6 +192,17 @@ struct TernPeerCommandTests {
         let page = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
         #expect(page.contains("tern peer (alice)"))
         #expect(page.contains("<svg"))
+    }
+
+    @Test("--expect-tone: hearing 660 Hz where 500 Hz is expected fails the audio step and the exit status")
+    func wrongToneFailsTheAudioCheck() async throws {
+        let run = try await call(bob: ["--audio"], alice: ["--audio", "--expect-tone", "500", "--duration", "2"])
+        let alice = try #require(run.alice.summary, "no summary from alice: \(run.alice.lines.suffix(5))")
+        #expect(run.aliceStatus != 0)
+        let steps = value(alice, "steps") as? [[String: Any]] ?? []
+        let audio = steps.first { $0["name"] as? String == "audio" }
+        #expect(audio?["passed"] as? Bool == false, "\(steps)")
+        #expect((audio?["detail"] as? String ?? "").contains("expected 500 Hz"), "\(String(describing: audio))")
     }
 
     @Test("through a real TURN server (coturn) over UDP, relay candidates only: the echo run passes relay to relay",

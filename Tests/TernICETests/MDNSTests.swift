@@ -68,6 +68,27 @@ import TernCore
         for t in tasks { await t.value }
     }
 
+    @Test func aPeerSendingHundredsOfMDNSNamesGetsAtMostTheLimitResolved() async throws {
+        var config = IceConfiguration.loopback
+        config.mdnsResolutionTimeout = .milliseconds(200)
+        config.maximumMDNSCandidates = 5
+        let t = try IceTransport(configuration: config, role: .controlled)
+        let silent = try FakeMDNSResponder(name: "someone-else.local", address: [1, 2, 3, 4])
+        defer { silent.stop() }
+        t.mdnsDestinationBox.withLock { $0 = .init(address: "127.0.0.1", port: silent.port) }
+        let reasons = Mutex<[String]>([])
+        let watcher = Task {
+            for await e in t.events { if case let .remoteCandidateDropped(_, reason) = e { reasons.withLock { $0.append(reason) } } }
+        }
+        for i in 0..<200 { try t.addRemoteCandidate("candidate:\(i) 1 udp 2122260223 host-\(i).local 52000 typ host") }
+        // 195 refused at once, the 5 resolved ones dropped when their queries time out.
+        #expect(await eventually { reasons.withLock { $0.count } == 200 })
+        #expect(reasons.withLock { $0.filter { $0.contains("more than 5 mDNS candidates") }.count } == 195)
+        #expect(reasons.withLock { $0.filter { $0.contains("no mDNS answer") }.count } == 5, "only the first 5 were queried")
+        t.close()
+        await watcher.value
+    }
+
     @Test func unansweredMDNSNameIsDroppedWithAReason() async throws {
         var config = IceConfiguration.loopback
         config.mdnsResolutionTimeout = .milliseconds(200)

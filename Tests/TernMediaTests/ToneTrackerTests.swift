@@ -44,6 +44,30 @@ import TernMedia
         #expect(tracker.readingCount == 0)
     }
 
+    @Test("loud white noise is no tone: nothing dominates it, scanning or among known tones")
+    func loudNoiseIsNoTone() {
+        var noise = SystemRandomNumberGenerator()
+        let hiss = (0..<96_000).map { _ in Int16.random(in: -8_000...8_000, using: &noise) }   // about -16 dBFS
+        for candidates in [nil, [440.0, 660.0]] {
+            var tracker = ToneTracker(candidates: candidates)
+            tracker.append(hiss)
+            #expect(tracker.frequency == nil, "read \(String(describing: tracker.frequency)) from noise")
+        }
+        #expect(ToneDetector.dominantFrequency(in: hiss) == nil)
+        var tone = SineToneSource(frequency: 440)
+        let clean = (0..<10).flatMap { _ in tone.nextFrame() }
+        #expect(ToneDetector.dominance(at: 440, in: clean) > 0.8, "a tone filling the block dominates it")
+        #expect(ToneDetector.dominance(at: 440, in: hiss) < ToneDetector.minimumDominance)
+    }
+
+    @Test("a check that expects 440 Hz fails on silence: the tracker reads nothing")
+    func silenceFailsAnExpectedTone() {
+        var tracker = ToneTracker(candidates: [440, 660])
+        tracker.append([Int16](repeating: 0, count: 96_000))
+        #expect(tracker.frequency != 440)
+        #expect(tracker.frequency == nil)
+    }
+
     @Test("a period that caught a click does not move the median")
     func outlierPeriodIsOutvoted() {
         var tracker = ToneTracker()

@@ -41,6 +41,9 @@ struct PeerCommand: AsyncParsableCommand {
     @Flag(help: "Send a tone (and expect audio back).")
     var audio = false
 
+    @Option(help: ArgumentHelp("With --audio: the tone the other side sends, in Hz; the check fails unless the tone heard is within 2 % of it (without it, any tone that dominates the audio passes).", valueName: "hz"))
+    var expectTone: Double?
+
     @Flag(help: "Send test-pattern video (and expect frames back).")
     var video = false
 
@@ -254,7 +257,8 @@ struct PeerCommand: AsyncParsableCommand {
                            wait: .milliseconds(Int(wait * 1000)), capture: capture,
                            statsInterval: statsInterval.map { .milliseconds(Int($0 * 1000)) },
                            requestVideoAfter: requestVideoAfter.map { .milliseconds(Int($0 * 1000)) },
-                           restartIceAfter: restartIceAfter.map { .milliseconds(Int($0 * 1000)) }),
+                           restartIceAfter: restartIceAfter.map { .milliseconds(Int($0 * 1000)) },
+                           expectedToneHz: expectTone),
             timeline: timeline)
         let summary = await session.run()
         if let capture, let pcap {

@@ -48,6 +48,8 @@ struct PeerSession {
         var requestVideoAfter: Duration?
         /// `--restart-ice-after`: restart ICE from this side this long into the call.
         var restartIceAfter: Duration?
+        /// The tone the other side sends (`--expect-tone`): the audio check wants it within 2 %.
+        var expectedToneHz: Double? = nil
     }
 
     let options: Options
@@ -351,9 +353,12 @@ struct PeerSession {
         let media = options.media ?? observed.incomingMedia ?? CallMedia()
         if media.audio {
             let tone = figures.detectedToneHz.map { "\(Int($0)) Hz" } ?? "no tone"
-            steps.check("audio", figures.audioPacketsReceived > 0 && figures.detectedToneHz != nil,
-                        passed: "received \(figures.audioPacketsReceived) audio packets, tone \(tone)",
-                        failed: "received \(figures.audioPacketsReceived) audio packets, \(tone)")
+            let expected = options.expectedToneHz
+            let toneMatches = figures.detectedToneHz.map { heard in expected.map { abs(heard - $0) <= 0.02 * $0 } ?? true } ?? false
+            let wanted = expected.map { ", expected \(Int($0)) Hz ± 2 %" } ?? ""
+            steps.check("audio", figures.audioPacketsReceived > 0 && toneMatches,
+                        passed: "received \(figures.audioPacketsReceived) audio packets, tone \(tone)\(wanted)",
+                        failed: "received \(figures.audioPacketsReceived) audio packets, \(tone)\(wanted)")
         }
         if media.video {
             steps.check("video", figures.videoFramesDecoded > 0, passed: "decoded \(figures.videoFramesDecoded) video frames",
