@@ -131,6 +131,15 @@ public final class SRTPSession: @unchecked Sendable {
     /// Authenticates, replay-checks and decrypts an SRTCP packet in place.
     public func unprotectRTCP(_ packet: inout [UInt8]) -> Outcome { transform(&packet, rtcp: true, protect: false) }
 
+    /// Drops what libsrtp holds for `ssrc` (its replay window, rollover counter and cipher
+    /// contexts), created from the template when the SSRC's first packet arrived. A packet for it
+    /// later starts afresh. No effect if the SSRC is unknown.
+    public func removeStream(ssrc: UInt32) {
+        let session = self.session
+        // libsrtp looks streams up by the SSRC in network byte order, as it sits in the header.
+        state.withLock { _ in _ = srtp_remove_stream(session, ssrc.bigEndian) }
+    }
+
     /// The rollover counter libsrtp holds for `ssrc` (RFC 3711 §3.3.1), or nil if the SSRC is unknown.
     public func rolloverCounter(ssrc: UInt32) -> UInt32? {
         state.withLock { _ in

@@ -21,6 +21,15 @@ struct MediaEngine {
     private var queuedRTCP: [[UInt8]] = []
     /// Packets no receive configuration claimed, or that failed to parse.
     private(set) var unroutablePackets = 0
+    /// New remote SSRCs refused because their section already had `maximumStreamsPerSection`.
+    private(set) var streamsRefused = 0
+    /// SSRCs this engine keeps no receiver for: the transport drops their SRTP state, which
+    /// libsrtp created on the packet's arrival (one per SSRC, template-cloned).
+    private var ssrcsToForget: [UInt32] = []
+    /// The most remote streams one m-section binds (a stream, its SSRC changes on renegotiation,
+    /// simulcast layers): a peer inventing SSRCs cannot make a receiver, a decoder and an SRTP
+    /// context for each.
+    static let maximumStreamsPerSection = 8
     private(set) var malformedPackets = 0
     private(set) var rtcpPacketsReceived = 0
     /// RTX packets with no original inside (RFC 4588 allows padding-only RTX; libwebrtc sends them
@@ -148,6 +157,16 @@ struct MediaEngine {
         receive(packet, isRetransmission: false, now: now, into: &output)
     }
 
+    private mutating func forget(_ ssrc: UInt32) {
+        if ssrcsToForget.count < 1024, !ssrcsToForget.contains(ssrc) { ssrcsToForget.append(ssrc) }
+    }
+
+    /// The SSRCs to drop SRTP state for since the last call (see `ssrcsToForget`).
+    mutating func takeSSRCsToForget() -> [UInt32] {
+        defer { ssrcsToForget.removeAll(keepingCapacity: true) }
+        return ssrcsToForget
+    }
+
     /// Notes the transport-wide sequence number of any packet (media, RTX or padding probe).
     private mutating func recordTransportArrival(_ packet: RTPPacket, now: Instant) {
         guard let map = transportCCMap, let sequenceNumber = packet.transportSequenceNumber(map: map) else { return }
@@ -183,6 +202,12 @@ struct MediaEngine {
         if receivers[packet.ssrc] == nil {
             guard let receiver = bind(packet) else {
                 unroutablePackets += 1
+                forget(packet.ssrc)
+                return
+            }
+            guard receivers.values.count(where: { $0.info.mid == receiver.info.mid }) < Self.maximumStreamsPerSection else {
+                streamsRefused += 1
+                forget(packet.ssrc)
                 return
             }
             receivers[packet.ssrc] = receiver

@@ -85,6 +85,7 @@ final class TransportCore {
             guard inbound.unprotectRTP(&packet) == .ok else { return }  // counted by the session
             parameters.tap?(TappedPacket(direction: .inbound, kind: .rtp, bytes: packet))
             media.receiveRTP(packet, now: now, into: &output)
+            for ssrc in media.takeSSRCsToForget() { inbound.removeStream(ssrc: ssrc) }
         case .rtcp:
             installPendingSRTP()
             guard let inbound = srtpInbound else { droppedDatagrams += 1; return }

@@ -75,6 +75,22 @@ import TernCore
         #expect(receiver.rolloverCounter(ssrc: 42) == nil)
     }
 
+    @Test func aRemovedStreamIsForgottenAndStartsAfreshOnItsNextPacket() throws {
+        let (sender, receiver) = try Self.sessions(.aeadAes128Gcm)
+        var first = RTPPacket.make(sequence: 10, ssrc: 0xCAFE_0001, payload: [1])
+        #expect(sender.protectRTP(&first) == .ok)
+        let wire = first
+        #expect(receiver.unprotectRTP(&first) == .ok)
+        #expect(receiver.rolloverCounter(ssrc: 0xCAFE_0001) == 0, "cloned from the template on arrival")
+        receiver.removeStream(ssrc: 0xCAFE_0001)
+        #expect(receiver.rolloverCounter(ssrc: 0xCAFE_0001) == nil, "gone")
+        receiver.removeStream(ssrc: 0xCAFE_0001)   // unknown now: no effect
+        // With its replay window gone, the same packet is taken again: nothing is kept for it.
+        var again = wire
+        #expect(receiver.unprotectRTP(&again) == .ok)
+        #expect(receiver.rolloverCounter(ssrc: 0xCAFE_0001) == 0)
+    }
+
     @Test func malformedPacketsAreCountedNotThrown() throws {
         let (sender, receiver) = try Self.sessions(.aeadAes256Gcm)
         var short: [UInt8] = [0x80, 96, 0]

@@ -118,3 +118,33 @@ import TernRTP
         #expect(resent == [sent[1]])
     }
 }
+
+/// A peer inventing SSRCs: each new one with the section's mid would make a receiver (and its
+/// jitter buffer or decoder) and, in libsrtp, a stream context.
+@Suite struct MediaEngineStreamCapTests {
+    @Test func aSectionBindsAtMostItsLimitOfStreamsAndTheRestAreForgotten() throws {
+        var engine = MediaEngine(localRTCPSSRC: 7, cname: "test",
+                                 ntpMapping: NTPClockMapping(instant: .zero, ntp: NTPTimestamp(wallClock: Date())), now: .zero, seed: 3)
+        engine.configure(senders: [], receivers: [ReceiveStreamConfiguration(
+            mid: "0", kind: .audio, announcedSSRCs: [], payloadTypes: [111: ("opus", 48_000)], midExtensionID: 4,
+            nackEnabled: false, rtxPayloadTypes: [:], rtxSSRCs: [:])])
+        var output = TransportCore.Output()
+        for i in 0..<100 {
+            // Each names the section by the mid header extension (RFC 8843 §9.2), as a real stream does.
+            let packet = RTPPacket(payloadType: 111, sequenceNumber: 1, timestamp: 0, ssrc: 0x5000_0000 + UInt32(i),
+                                   headerExtension: RTPHeaderExtension(elements: [RTPHeaderExtensionElement(id: 4, value: Array("0".utf8))]),
+                                   payload: [0xF8, 0xFF, 0xFE])
+            engine.receiveRTP(packet.bytes, now: .zero, into: &output)
+        }
+        #expect(engine.receivers.count == MediaEngine.maximumStreamsPerSection)
+        #expect(engine.streamsRefused == 100 - MediaEngine.maximumStreamsPerSection)
+        let forgotten = engine.takeSSRCsToForget()
+        #expect(forgotten.count == 100 - MediaEngine.maximumStreamsPerSection)
+        #expect(Set(forgotten).isDisjoint(with: engine.receivers.keys))
+        #expect(engine.takeSSRCsToForget().isEmpty, "taken once")
+        // A packet on a payload type no section has binds nothing and is forgotten too.
+        let stray = RTPPacket(payloadType: 99, sequenceNumber: 1, timestamp: 0, ssrc: 0x6000_0000, payload: [1])
+        engine.receiveRTP(stray.bytes, now: .zero, into: &output)
+        #expect(engine.takeSSRCsToForget() == [0x6000_0000])
+    }
+}
