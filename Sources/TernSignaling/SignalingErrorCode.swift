@@ -51,6 +51,8 @@ public struct SignalingErrorCode: RawRepresentable, Codable, Hashable, Sendable,
     public static let duplicateRequest = SignalingErrorCode(rawValue: "duplicateRequest")
     /// A per-connection or per-queue limit was reached (calls, queue length).
     public static let limitExceeded = SignalingErrorCode(rawValue: "limitExceeded")
+    /// More messages than `SignalingLimits.messagesPerSecond` / `messageBurst` allow.
+    public static let rateLimited = SignalingErrorCode(rawValue: "rateLimited")
     /// Too many refused messages in a row; the server closes the connection after this.
     public static let tooManyErrors = SignalingErrorCode(rawValue: "tooManyErrors")
 }

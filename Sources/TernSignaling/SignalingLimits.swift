@@ -18,6 +18,12 @@ public struct SignalingLimits: Sendable, Hashable {
     public var maxTimeoutMs = 600_000
     /// Refused messages in a row after which the server closes the connection.
     public var maxConsecutiveErrors = 100
+    /// How long a connection may stay open without registering before it is closed.
+    public var registerTimeoutMs = 10_000
+    /// Messages a connection may send per second on average (a token bucket)…
+    public var messagesPerSecond = 50
+    /// …and at once: past both, messages are refused with `rateLimited` (and count as errors).
+    public var messageBurst = 200
 
     /// The protocol v1 defaults.
     public init() {}

@@ -27,6 +27,7 @@ extension SignalingRouter {
                 into: &out)
         }
         connections[connection]?.user = user
+        connections[connection]?.registerDeadline = nil
         devicesByUser[user] = (devices + [connection]).sorted()
         accepted(connection)
         send(.registered(user: user), to: connection, into: &out)

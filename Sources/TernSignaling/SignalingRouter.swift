@@ -13,6 +13,11 @@ public struct SignalingRouter: Sendable {
         var user: String?
         var consecutiveErrors = 0
         var closing = false
+        /// When it must have registered by (`SignalingLimits.registerTimeoutMs`); nil once registered.
+        var registerDeadline: Instant?
+        /// Message tokens left and when they were last topped up (`messagesPerSecond`, `messageBurst`).
+        var tokens: Double
+        var tokensAt: Instant?
     }
 
     /// The HMAC secret; `nil` is open development mode (any token accepted).
@@ -49,18 +54,28 @@ public struct SignalingRouter: Sendable {
 
     /// The earliest instant at which `handleTimeout(now:)` has work; `nil` if none.
     public var nextTimeout: Instant? {
-        calls.values.lazy.filter { $0.answeredBy == nil }.map(\.deadline).min()
+        let ring = calls.values.lazy.filter { $0.answeredBy == nil }.map(\.deadline).min()
+        let register = connections.values.lazy.compactMap { $0.closing ? nil : $0.registerDeadline }.min()
+        return [ring, register].compactMap { $0 }.min()
     }
 
-    /// A new connection (messages from unknown connections also open them implicitly).
-    public mutating func open(connection: SignalingConnectionID) {
-        if connections[connection] == nil { connections[connection] = Connection() }
+    /// A new connection, opened at `now` (messages from unknown connections also open them
+    /// implicitly): it has `SignalingLimits.registerTimeoutMs` to register.
+    public mutating func open(connection: SignalingConnectionID, now: Instant) {
+        guard connections[connection] == nil else { return }
+        connections[connection] = Connection(registerDeadline: now + .milliseconds(limits.registerTimeoutMs),
+                                             tokens: Double(limits.messageBurst), tokensAt: now)
     }
 
     /// One text frame from `connection`: decoded, checked, acted on.
     public mutating func handle(connection: SignalingConnectionID, text: String, now: Instant) -> [SignalingRouterAction] {
-        open(connection: connection)
+        open(connection: connection, now: now)
         var out: [SignalingRouterAction] = []
+        guard takeToken(connection, now: now) else {
+            refuse(connection, SignalingError(code: .rateLimited, message:
+                "more than \(limits.messagesPerSecond) messages a second (bursts of \(limits.messageBurst))"), into: &out)
+            return out
+        }
         do {
             let message = try SignalingCodec.decode(text, maxBytes: limits.maxFrameBytes)
             dispatch(message, from: connection, now: now, into: &out)
@@ -74,8 +89,13 @@ public struct SignalingRouter: Sendable {
     public mutating func handle(connection: SignalingConnectionID, message: SignalingMessage, now: Instant)
         -> [SignalingRouterAction]
     {
-        open(connection: connection)
+        open(connection: connection, now: now)
         var out: [SignalingRouterAction] = []
+        guard takeToken(connection, now: now) else {
+            refuse(connection, SignalingError(code: .rateLimited, message:
+                "more than \(limits.messagesPerSecond) messages a second (bursts of \(limits.messageBurst))"), into: &out)
+            return out
+        }
         dispatch(message, from: connection, now: now, into: &out)
         return out
     }
@@ -98,6 +118,11 @@ public struct SignalingRouter: Sendable {
     /// caller and to each device still ringing.
     public mutating func handleTimeout(now: Instant) -> [SignalingRouterAction] {
         var out: [SignalingRouterAction] = []
+        let silent = connections.filter { !$0.value.closing && $0.value.registerDeadline.map { $0 <= now } == true }
+        for id in silent.keys.sorted() {
+            connections[id]?.closing = true
+            out.append(.close(id, reason: "no register within \(limits.registerTimeoutMs) ms"))
+        }
         let expired = calls.values.filter { $0.answeredBy == nil && $0.deadline <= now }.sorted { $0.id < $1.id }
         for call in expired {
             send(.timeout(callId: call.id), to: call.caller, into: &out)
@@ -169,6 +194,20 @@ public struct SignalingRouter: Sendable {
             out.append(.close(connection, reason: "too many errors"))
         }
         connections[connection] = state
+    }
+
+    /// Spends one message token of `connection`, topping the bucket up for the time passed.
+    private mutating func takeToken(_ connection: SignalingConnectionID, now: Instant) -> Bool {
+        guard var state = connections[connection] else { return false }
+        if let at = state.tokensAt, now > at {
+            let seconds = Double((now - at).components.attoseconds) / 1e18 + Double((now - at).components.seconds)
+            state.tokens = min(Double(limits.messageBurst), state.tokens + seconds * Double(limits.messagesPerSecond))
+        }
+        state.tokensAt = now
+        let allowed = state.tokens >= 1
+        if allowed { state.tokens -= 1 }
+        connections[connection] = state
+        return allowed
     }
 
     /// Checks a user id, call id, queue name or request id.

@@ -18,6 +18,9 @@ public final class SignalingSwitchboard: Sendable {
         /// Close the connection because it did not read what was queued for it (WebSocket
         /// 1008, policy violation); the stream finishes after this.
         case closeTooSlow(reason: String)
+        /// Close a connection the server has no room for (WebSocket 1013, try again later);
+        /// the stream finishes after this.
+        case closeServerFull(reason: String)
     }
 
     private struct State: ~Copyable {
@@ -26,6 +29,7 @@ public final class SignalingSwitchboard: Sendable {
         /// UTF-8 bytes of text frames queued and not yet reported written (`written`).
         var queuedBytes: [SignalingConnectionID: Int] = [:]
         var slowConsumersClosed = 0
+        var connectionsRefused = 0
         var nextID: UInt64 = 1
     }
 
@@ -36,21 +40,33 @@ public final class SignalingSwitchboard: Sendable {
     /// that closes it (`Outgoing.closeTooSlow`), so a client that stops reading cannot make
     /// the server hold whatever the others send it (256 KiB descriptions, invites to 16 devices).
     public let outboundBudget: Int
+    /// The most connections open at once; one more gets `Outgoing.closeServerFull` at once.
+    public let maximumConnections: Int
 
     /// Creates a switchboard around `router`, reading time from `clock`.
-    public init(router: SignalingRouter, clock: any MonotonicClock = SystemClock(), outboundBudget: Int = 4 * 1024 * 1024) {
+    public init(router: SignalingRouter, clock: any MonotonicClock = SystemClock(), outboundBudget: Int = 4 * 1024 * 1024,
+                maximumConnections: Int = 10_000) {
         state = Mutex(State(router: router))
         self.clock = clock
         self.outboundBudget = outboundBudget
+        self.maximumConnections = maximumConnections
     }
 
-    /// A new connection: its id and the frames to write to it.
+    /// A new connection: its id and the frames to write to it (only `closeServerFull` when
+    /// `maximumConnections` are open already).
     public func open() -> (SignalingConnectionID, AsyncStream<Outgoing>) {
         let (stream, continuation) = AsyncStream<Outgoing>.makeStream()
+        let now = clock.now()
         let id = state.withLock { state in
             let id = SignalingConnectionID(state.nextID)
             state.nextID += 1
-            state.router.open(connection: id)
+            guard state.outlets.count < maximumConnections else {
+                state.connectionsRefused += 1
+                continuation.yield(.closeServerFull(reason: "the server holds \(maximumConnections) connections"))
+                continuation.finish()
+                return id
+            }
+            state.router.open(connection: id, now: now)
             state.outlets[id] = continuation
             state.queuedBytes[id] = 0
             return id
@@ -96,6 +112,9 @@ public final class SignalingSwitchboard: Sendable {
             if let queued = state.queuedBytes[connection] { state.queuedBytes[connection] = max(0, queued - bytes) }
         }
     }
+
+    /// Connections refused because `maximumConnections` were open.
+    public var connectionsRefused: Int { state.withLock { $0.connectionsRefused } }
 
     /// Connections closed because they had more than `outboundBudget` queued.
     public var slowConsumersClosed: Int { state.withLock { $0.slowConsumersClosed } }

@@ -145,6 +145,10 @@ public actor SignalingServer {
                     case .close(let reason):
                         try? await outbound.close(.goingAway, reason: reason)
                         return
+                    case .closeServerFull(let reason):
+                        logger.notice("refused connection \(id): \(reason)")
+                        try? await outbound.close(.unknown(1013), reason: reason)
+                        return
                     case .closeTooSlow(let reason):
                         logger.notice("closed connection \(id): \(reason)")
                         try? await outbound.close(.policyViolation, reason: reason)
@@ -160,7 +164,7 @@ public actor SignalingServer {
                     }
                     // Every refused message is logged (and counted by the router: `refusals`).
                     for error in switchboard.receiveReportingRefusals(text, from: id) ?? [] {
-                        logger.notice("refused a message from connection \(id): \(error.code) — \(error.message)")
+                        logger.notice("refused a message from connection \(id): \(LogText.escaped(error.code.rawValue)) — \(LogText.escaped(error.message))")
                     }
                 }
             } catch {

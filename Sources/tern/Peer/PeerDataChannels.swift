@@ -1,4 +1,5 @@
 import Synchronization
+import TernCore
 import TernPeer
 import TernSCTP
 
@@ -74,7 +75,7 @@ final class PeerDataChannels: Sendable {
                 switch event {
                 case .open:
                     state.withLock { $0.opened.append(channel.label) }
-                    timeline.log("dc", "\(name): data channel '\(channel.label)' open (id \(channel.id.map(String.init) ?? "-"), "
+                    timeline.log("dc", "\(name): data channel '\(LogText.escaped(channel.label))' open (id \(channel.id.map(String.init) ?? "-"), "
                         + "\(channel.options.ordered ? "ordered" : "unordered")"
                         + (channel.options.maxRetransmits.map { ", maxRetransmits \($0)" } ?? "") + ")",
                         fields: ["who": .string(name), "label": .string(channel.label), "event": .string("open")])
@@ -91,7 +92,7 @@ final class PeerDataChannels: Sendable {
                 case .bufferedAmountLow:
                     break
                 case let .closed(reason):
-                    timeline.log("dc", "\(name): data channel '\(channel.label)' closed" + (reason.map { ": \($0)" } ?? ""),
+                    timeline.log("dc", "\(name): data channel '\(LogText.escaped(channel.label))' closed" + (reason.map { ": \($0)" } ?? ""),
                                  fields: ["who": .string(name), "label": .string(channel.label), "event": .string("closed")])
                 }
             }
