@@ -23,8 +23,86 @@ public final class DataChannel: Sendable {
     public let label: String
     /// The options it was created with (ordered, reliability, protocol, negotiated id).
     public let options: DataChannelInit
-    /// Events, in order. Single consumer.
-    public let events: AsyncStream<Event>
+    /// Events, in order. Single consumer. Messages count as received data the application has
+    /// not read until taken from here: a connection stops taking more from the peer while
+    /// `PeerConfiguration.dataChannelReceiveBacklog` bytes of them wait (flow control), so a
+    /// channel whose events nobody reads holds up the others once that much has arrived.
+    public let events: Events
+
+    /// The events of one channel (an `AsyncSequence`, like the `AsyncStream` it wraps); reading
+    /// a message releases its bytes from the connection's receive backlog.
+    public struct Events: AsyncSequence, Sendable {
+        public typealias Element = Event
+        fileprivate let base: AsyncStream<Event>
+        fileprivate let account: UnreadAccount
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            fileprivate var base: AsyncStream<Event>.AsyncIterator
+            fileprivate let account: UnreadAccount
+
+            public mutating func next() async -> Event? {
+                let event = await base.next()
+                if case let .message(message)? = event { account.read(message.byteCount) }
+                return event
+            }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(base: base.makeAsyncIterator(), account: account)
+        }
+    }
+
+    /// One channel's share of the connection's `ReceiveBacklog`.
+    fileprivate final class UnreadAccount: Sendable {
+        private struct State {
+            var unread = 0
+            var backlog: ReceiveBacklog?
+            var transport: (any DataChannelTransport)?
+            var closed = false
+        }
+        private let state = Mutex(State())
+
+        func connect(_ backlog: ReceiveBacklog, transport: any DataChannelTransport) {
+            state.withLock {
+                $0.backlog = backlog
+                $0.transport = transport
+            }
+        }
+
+        func received(_ bytes: Int) {
+            let resume = state.withLock { state -> (any DataChannelTransport)? in
+                guard state.closed else {
+                    state.unread += bytes
+                    return nil
+                }
+                // Closed already: nobody will read it through this channel's events.
+                return state.backlog?.release(bytes) == true ? state.transport : nil
+            }
+            resume?.resumeReceiving()
+        }
+
+        func read(_ bytes: Int) {
+            let resume = state.withLock { state -> (any DataChannelTransport)? in
+                guard !state.closed, let backlog = state.backlog else { return nil }
+                let taken = min(bytes, state.unread)
+                state.unread -= taken
+                return backlog.release(taken) ? state.transport : nil
+            }
+            resume?.resumeReceiving()
+        }
+
+        /// The channel closed: whatever is unread no longer holds the connection back.
+        func close() {
+            let resume = state.withLock { state -> (any DataChannelTransport)? in
+                guard !state.closed else { return nil }
+                state.closed = true
+                defer { state.unread = 0 }
+                guard let backlog = state.backlog else { return nil }
+                return backlog.release(state.unread) ? state.transport : nil
+            }
+            resume?.resumeReceiving()
+        }
+    }
 
     private struct State {
         var id: UInt16?
@@ -45,14 +123,17 @@ public final class DataChannel: Sendable {
     public var counters: Counters { state.withLock { $0.counters } }
 
     private let state = Mutex(State())
+    private let account = UnreadAccount()
     private let continuation: AsyncStream<Event>.Continuation
     private let transport: Mutex<(any DataChannelTransport)?>
 
     init(label: String, options: DataChannelInit, id: UInt16?) {
         self.label = label
         self.options = options
-        (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
+        self.continuation = continuation
         transport = Mutex(nil)
+        events = Events(base: stream, account: account)
         state.withLock { $0.id = id }
     }
 
@@ -129,6 +210,7 @@ public final class DataChannel: Sendable {
 
     func attach(_ transport: any DataChannelTransport, id: UInt16) {
         self.transport.withLock { $0 = transport }
+        account.connect(transport.receiveBacklog, transport: transport)
         let threshold = state.withLock { state -> Int in
             state.id = id
             return state.bufferedAmountLowThreshold
@@ -150,6 +232,7 @@ public final class DataChannel: Sendable {
             $0.counters.messagesReceived += 1
             $0.counters.bytesReceived += message.byteCount
         }
+        account.received(message.byteCount)
         continuation.yield(.message(message))
     }
 
@@ -167,6 +250,7 @@ public final class DataChannel: Sendable {
         continuation.yield(.closed(reason: reason))
         continuation.finish()
         transport.withLock { $0 = nil }
+        account.close()
     }
 }
 
@@ -176,6 +260,10 @@ protocol DataChannelTransport: Sendable {
     func close(channel id: UInt16)
     func bufferedAmount(channel id: UInt16) -> Int
     func setBufferedAmountLowThreshold(_ bytes: Int, channel id: UInt16)
+    /// The connection's account of received bytes the application has not read.
+    var receiveBacklog: ReceiveBacklog { get }
+    /// The application read its backlog down: take the messages held back in SCTP now.
+    func resumeReceiving()
 }
 
 extension TransportDriver: DataChannelTransport {
@@ -193,5 +281,9 @@ extension TransportDriver: DataChannelTransport {
 
     func setBufferedAmountLowThreshold(_ bytes: Int, channel id: UInt16) {
         perform { core, _ in core.setBufferedAmountLowThreshold(bytes, channel: id) }
+    }
+
+    func resumeReceiving() {
+        perform { core, now in core.pumpSCTP(now: now) }
     }
 }

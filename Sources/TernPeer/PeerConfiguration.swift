@@ -36,6 +36,12 @@ public struct PeerConfiguration: Sendable {
     /// creation on. `.iceCandidate` events for pooled candidates fire after
     /// `setLocalDescription`, as W3C specifies. Default 0.
     public var iceCandidatePoolSize: Int = 0
+    /// Received data-channel bytes that may wait in `DataChannel.events` unread, over all
+    /// channels of the connection. At this many the connection stops taking messages from the
+    /// SCTP association, whose receive window then closes, and the peer waits; reading them
+    /// down to half resumes. Bounds the memory a fast peer can fill behind a slow reader
+    /// (with the SCTP receive window, `sctp.receiveWindow`). Default 4 MiB.
+    public var dataChannelReceiveBacklog = 4 * 1024 * 1024
     /// Sees every decrypted RTP, RTCP and SCTP packet (debugging; nil costs nothing). Runs on the
     /// transport's thread under its lock: it must be quick and must not call back into Tern.
     public var packetTap: (@Sendable (TappedPacket) -> Void)?

@@ -109,7 +109,11 @@ extension PeerConnection {
                 }
                 channel.didOpen()
             case let .channelMessage(id, message):
-                state.withLock { $0.channels[id] }?.didReceive(message)
+                if let channel = state.withLock({ $0.channels[id] }) {
+                    channel.didReceive(message)
+                } else if let driver = state.withLock({ $0.driver }), driver.receiveBacklog.release(message.byteCount) {
+                    driver.resumeReceiving()   // nobody to read it: it holds nothing back
+                }
             case let .channelBufferedAmountLow(id):
                 state.withLock { $0.channels[id] }?.didReachLowBufferedAmount()
             case let .channelClosed(id, reason):

@@ -254,7 +254,8 @@ extension PeerConnection {
                 TransportCore.DataChannelParameters(remoteMaxMessageSize: Int(clamping: $0.remoteMaxMessageSize),
                                                     remoteMaxPacket: $0.remoteMaxPacket)
             },
-            sctp: configuration.sctp, tap: configuration.packetTap)
+            sctp: configuration.sctp, tap: configuration.packetTap,
+            receiveBacklogLimit: configuration.dataChannelReceiveBacklog)
         let core: TransportCore
         do throws(DTLSError) { core = try TransportCore(parameters: parameters, media: media) } catch { throw .dtls(error) }
         let driver = TransportDriver(core: core, ice: ice, clock: clock) { [weak self] events in

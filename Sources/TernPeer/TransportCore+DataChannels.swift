@@ -15,7 +15,9 @@ extension TransportCore {
                 output.events.append(.sctpClosed(reason: "DTLS refused an SCTP packet: \(error)"))
             }
         }
-        while let event = sctp.pollEvent() {
+        // Messages stay in the association while the application has a full backlog: there
+        // they count against the receive window, so the peer stops sending.
+        while receiveBacklog.admits(), let event = sctp.pollEvent() {
             switch event {
             case .connected:
                 output.events.append(.sctpConnected)
@@ -23,6 +25,7 @@ extension TransportCore {
                 let remote = isRemotelyOpened(info.id)
                 output.events.append(.channelOpened(info, remote: remote))
             case let .message(id, message):
+                receiveBacklog.add(message.byteCount)
                 output.events.append(.channelMessage(id: id, message))
             case let .bufferedAmountLow(id):
                 output.events.append(.channelBufferedAmountLow(id: id))

@@ -20,6 +20,8 @@ final class TransportCore {
         var dataChannels: DataChannelParameters?
         var sctp: SCTPAssociationConfig
         var tap: (@Sendable (TappedPacket) -> Void)?
+        /// Received data-channel bytes the application may leave unread (`ReceiveBacklog`).
+        var receiveBacklogLimit = 4 * 1024 * 1024
     }
 
     struct DataChannelParameters {
@@ -35,6 +37,8 @@ final class TransportCore {
 
     let dtls: DTLSEndpoint
     let parameters: Parameters
+    /// What the application has not read yet of the messages handed to it.
+    let receiveBacklog: ReceiveBacklog
     private(set) var dtlsState: DTLSTransportState = .new
     /// The data-channel endpoint, when an application section was negotiated. It exists from
     /// the start so channels get their stream ids at once (even for the DTLS client, odd for
@@ -52,6 +56,7 @@ final class TransportCore {
     private(set) var droppedDatagrams = 0
 
     init(parameters: Parameters, media: MediaEngine) throws(DTLSError) {
+        receiveBacklog = ReceiveBacklog(limit: parameters.receiveBacklogLimit)
         self.parameters = parameters
         self.dtls = try DTLSEndpoint(configuration: parameters.dtls)
         self.media = media

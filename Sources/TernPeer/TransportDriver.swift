@@ -28,9 +28,12 @@ final class TransportDriver: Sendable {
         var draining = false
     }
     private let outbox = Mutex(Outbox())
+    /// The core's account of received data-channel bytes the application has not read.
+    let receiveBacklog: ReceiveBacklog
 
     init(core: sending TransportCore, ice: IceTransport, clock: any MonotonicClock,
          deliver: @escaping @Sendable ([TransportEvent]) -> Void) {
+        receiveBacklog = core.receiveBacklog
         self.core = Mutex(core)
         self.ice = ice
         self.clock = clock
