@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        // HMAC-SHA256 for SCTP state cookies, ICE RTT probes and signaling tokens (no hand-written crypto).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         // No default traits: they add swift-configuration and Foundation extras the server does not use.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
@@ -48,7 +50,7 @@ let package = Package(
         .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
 
         // Layers, bottom up.
-        .target(name: "TernCore", dependencies: [log], swiftSettings: strict),
+        .target(name: "TernCore", dependencies: [log, .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .target(name: "TernSDP", dependencies: ["TernCore"], swiftSettings: strict),
         .target(name: "TernICE", dependencies: ["TernCore", "CNice", "COpenSSL"], swiftSettings: strict),
         .target(name: "TernDTLS", dependencies: ["TernCore", "COpenSSL", "CSRTP"], swiftSettings: strict),

@@ -20,7 +20,7 @@ public enum SignalingToken {
 
     /// Whether `token` is the token of `user` under `secret`; compares in constant time.
     public static func isValid(_ token: String, user: String, secret: String) -> Bool {
-        guard let code = decodeLowercaseHex(token), code.count == SHA256.byteCount else { return false }
+        guard let code = decodeLowercaseHex(token), code.count == HMACSHA256.byteCount else { return false }
         return HMACSHA256.equal(HMACSHA256.authenticate(Array(user.utf8), key: Array(secret.utf8)), code)
     }
 

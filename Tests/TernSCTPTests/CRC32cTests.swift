@@ -46,8 +46,11 @@ import TernCore
         let mac = HMACSHA256.authenticate(Array("what do ya want for nothing?".utf8), key: Array("Jefe".utf8))
         #expect(mac.map { String(format: "%02x", $0) }.joined()
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
-        #expect(SHA256.hash(Array("abc".utf8)).map { String(format: "%02x", $0) }.joined()
-                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        // RFC 4231 case 6: a key longer than the block size is hashed first.
+        let long = HMACSHA256.authenticate(Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+                                           key: [UInt8](repeating: 0xaa, count: 131))
+        #expect(long.map { String(format: "%02x", $0) }.joined()
+                == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
 }
 

@@ -1,17 +1,15 @@
-/// HMAC-SHA256 (RFC 2104, test vectors in RFC 4231).
+internal import Crypto
+
+/// HMAC-SHA256 (RFC 2104, test vectors in RFC 4231) from swift-crypto, for the MACs Tern makes
+/// itself: SCTP state cookies (RFC 9260 §5.1.3), ICE round-trip probes and signaling
+/// registration tokens.
 public enum HMACSHA256 {
+    /// Bytes in a MAC.
+    public static let byteCount = 32
+
     /// The MAC of `message` under `key`.
     public static func authenticate(_ message: some Sequence<UInt8>, key: [UInt8]) -> [UInt8] {
-        var k = key.count > 64 ? SHA256.hash(key) : key
-        k.append(contentsOf: repeatElement(0, count: 64 - k.count))
-        var inner = SHA256()
-        inner.update(k.map { $0 ^ 0x36 })
-        inner.update(message)
-        let innerHash = inner.finalize()
-        var outer = SHA256()
-        outer.update(k.map { $0 ^ 0x5c })
-        outer.update(innerHash)
-        return outer.finalize()
+        Array(HMAC<SHA256>.authenticationCode(for: Array(message), using: SymmetricKey(data: key)))
     }
 
     /// Compares two MACs without an early exit.
