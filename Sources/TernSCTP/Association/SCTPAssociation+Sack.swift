@@ -3,6 +3,23 @@ internal import TernCore
 /// SACK processing on the sending side: acknowledgement, fast retransmit, congestion
 /// control (RFC 9260 §6.2.1, §7.2) and PR-SCTP abandonment (RFC 3758 §3.5).
 extension SCTPAssociation {
+    /// Valid gap blocks (1 ≤ start ≤ end, offsets from the cumulative ack) as sorted, disjoint
+    /// ranges of offsets.
+    static func mergedGapBlocks(_ blocks: [SackChunk.GapBlock]) -> [(start: Int, end: Int)] {
+        let valid = blocks.filter { $0.start <= $0.end && $0.start > 0 }
+            .map { (start: Int($0.start), end: Int($0.end)) }
+            .sorted { $0.start < $1.start }
+        var merged: [(start: Int, end: Int)] = []
+        for block in valid {
+            if let last = merged.last, block.start <= last.end + 1 {
+                merged[merged.count - 1].end = max(last.end, block.end)
+            } else {
+                merged.append(block)
+            }
+        }
+        return merged
+    }
+
     func handleSack(_ sack: SackChunk, now: Instant) {
         guard state != .closed, state != .cookieWait, state != .cookieEchoed else { return }
         let cum = sack.cumulativeTSNAck
@@ -37,14 +54,16 @@ extension SCTPAssociation {
         if cumulativeAckPoint.tsnLess(cum) { cumulativeAckPoint = cum }
         if cumAdvanced { errorCount = 0 }
 
-        // Gap ack blocks.
+        // Gap ack blocks, merged first: a peer may send up to ~300 of them, overlapping or out
+        // of order, and each chunk is walked once per SACK however they overlap.
         let base = cum &+ 1
-        for block in sack.gapBlocks where block.start <= block.end && block.start > 0 {
+        let gapBlocks = Self.mergedGapBlocks(sack.gapBlocks)
+        for block in gapBlocks {
             guard let firstTSN = outstanding.first?.chunk.tsn else { break }
             // Outstanding TSNs are contiguous from `firstTSN`; index = TSN - firstTSN.
             let shift = Int(Int32(bitPattern: base &- firstTSN))
-            var i = max(Int(block.start) - 1 + shift, 0)
-            let end = min(Int(block.end) - 1 + shift, outstanding.count - 1)
+            var i = max(block.start - 1 + shift, 0)
+            let end = min(block.end - 1 + shift, outstanding.count - 1)
             while i <= end {
                 if !outstanding[i].gapAcked {
                     outstanding[i].gapAcked = true
@@ -69,16 +88,16 @@ extension SCTPAssociation {
         // walked (not every outstanding chunk: with megabytes in flight that was the sender's
         // largest cost per SACK).
         var marked = false
-        if let highest = highestNewlyAcked, !sack.gapBlocks.isEmpty, let firstTSN = outstanding.first?.chunk.tsn {
+        if let highest = highestNewlyAcked, !gapBlocks.isEmpty, let firstTSN = outstanding.first?.chunk.tsn {
             // Index of the highest newly acked chunk: everything before it that no block covers.
             let limit = min(Int(Int32(bitPattern: highest &- firstTSN)), outstanding.count)
             var holeStart = 0
-            for block in sack.gapBlocks where block.start <= block.end && block.start > 0 {
+            for block in gapBlocks {
                 guard holeStart < limit else { break }
-                let blockStart = Int(Int32(bitPattern: base &+ UInt32(block.start) &- firstTSN))
+                let blockStart = Int(Int32(bitPattern: base &+ UInt32(truncatingIfNeeded: block.start) &- firstTSN))
                 let holeEnd = min(max(blockStart, holeStart), limit)
                 if countMisses(in: holeStart..<holeEnd, now: now) { marked = true }
-                holeStart = max(holeStart, Int(Int32(bitPattern: base &+ UInt32(block.end) &- firstTSN)) + 1)
+                holeStart = max(holeStart, Int(Int32(bitPattern: base &+ UInt32(truncatingIfNeeded: block.end) &- firstTSN)) + 1)
             }
         }
         if marked {
