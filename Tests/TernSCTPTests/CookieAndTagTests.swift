@@ -77,4 +77,46 @@ import TernCore
         h.drain()
         #expect(h.messagesB.map(\.payload) == [[1, 2, 3]])
     }
+    @Test func dataBundledAfterAForgedCookieEchoIsDiscardedWithIt() throws {
+        // A COOKIE ECHO exempts its packet from the verification-tag check (§8.5.1), so what
+        // follows a forged one must not be taken on the strength of it (§5.1.5).
+        let h = AssociationHarness()
+        #expect(h.connect())
+        try h.a.send([9, 9, 9], streamIdentifier: 0, payloadProtocolIdentifier: 53, now: h.pair.now)
+        let genuine = try SCTPPacket.parse(try #require(h.a.pollTransmit(now: h.pair.now)))
+        let smuggled = SCTPPacket(sourcePort: genuine.sourcePort, destinationPort: genuine.destinationPort,
+                                  verificationTag: genuine.verificationTag &+ 7,
+                                  chunks: [.cookieEcho([UInt8](repeating: 0x42, count: 64))] + genuine.chunks)
+        let rejected = h.b.stats.rejectedCookies
+        h.b.handle(packet: smuggled.serialize(), now: h.pair.now)
+        h.drain()
+        #expect(h.b.stats.rejectedCookies == rejected + 1)
+        #expect(h.messagesB.isEmpty, "the DATA behind the forged cookie was not delivered")
+        h.b.handle(packet: genuine.serialize(), now: h.pair.now)
+        h.drain()
+        #expect(h.messagesB.map(\.payload) == [[9, 9, 9]])
+    }
+    @Test func anOversizedHeartbeatIsNotEchoedBeyondThePacketSizeAndTheAssociationGoesOn() throws {
+        let h = AssociationHarness()
+        #expect(h.connect())
+        var largest = 0   // the largest packet b sent with a HEARTBEAT ACK in it
+        h.pair.deliverFilter = { to, bytes in
+            if to == .a, let packet = try? SCTPPacket.parse(bytes, verifyChecksum: false),
+               packet.chunks.contains(where: { if case .heartbeatAck = $0 { true } else { false } }) {
+                largest = max(largest, bytes.count)
+            }
+            return true
+        }
+        try h.a.send([1], streamIdentifier: 0, payloadProtocolIdentifier: 53, now: h.pair.now)
+        let template = try SCTPPacket.parse(try #require(h.a.pollTransmit(now: h.pair.now)))
+        let heartbeat = SCTPPacket(sourcePort: template.sourcePort, destinationPort: template.destinationPort,
+                                   verificationTag: template.verificationTag,
+                                   chunks: [.heartbeat([.heartbeatInfo([UInt8](repeating: 7, count: 8_000))])])
+        h.b.handle(packet: heartbeat.serialize(), now: h.pair.now)
+        h.b.handle(packet: template.serialize(), now: h.pair.now)
+        #expect(h.pair.run(for: .seconds(1)) { h.messagesB.count == 1 })
+        #expect(h.b.stats.oversizedControlChunksDropped == 1)
+        #expect(largest == 0, "no HEARTBEAT ACK went back (it could not fit): \(largest)")
+        #expect(h.b.state == .established)
+    }
 }

@@ -70,7 +70,11 @@ extension SCTPAssociation {
     }
 
     /// COOKIE ECHO received (§5.1 step D, §5.2.4).
-    func handleCookieEcho(_ bytes: [UInt8], packetTag: UInt32, now: Instant) {
+    /// Whether the cookie was ours and the packet carried its tag: when not, the rest of the
+    /// packet is not processed either (§5.1.5: the packet is discarded), since a COOKIE ECHO is
+    /// the one chunk that exempts its packet from the verification-tag check (§8.5.1).
+    @discardableResult
+    func handleCookieEcho(_ bytes: [UInt8], packetTag: UInt32, now: Instant) -> Bool {
         let cookie: StateCookie
         do throws(StateCookie.Rejection) {
             cookie = try StateCookie.decode(bytes, key: cookieKey, now: now, lifetime: config.cookieLifetime)
@@ -85,15 +89,15 @@ extension SCTPAssociation {
                 measure.appendBE(microseconds)
                 sendRaw([.error([SCTPErrorCause(code: SCTPErrorCause.staleCookie, value: measure)])], tag: peerTag)
             }
-            return
+            return false
         }
         guard packetTag == cookie.localTag else {
             stats.badVerificationTag += 1
-            return
+            return false
         }
         switch state {
         case .closed where !terminated, .cookieWait, .cookieEchoed:
-            guard state == .closed || cookie.localTag == localTag else { return }
+            guard state == .closed || cookie.localTag == localTag else { return true }
             localTag = cookie.localTag
             localInitialTSN = cookie.localInitialTSN
             nextTSN = localInitialTSN
@@ -112,6 +116,7 @@ extension SCTPAssociation {
         default:
             break
         }
+        return true
     }
 
     /// A Stale Cookie ERROR while our COOKIE ECHO is outstanding (§5.2.6): our cookie expired

@@ -39,7 +39,8 @@ extension SCTPAssociation {
                 guard packet.chunks.count == 1 else { break chunkLoop }
                 handleInit(i, now: now)
             case let .initiationAck(i): handleInitAck(i, now: now)
-            case let .cookieEcho(c): handleCookieEcho(c, packetTag: packet.verificationTag, now: now)
+            case let .cookieEcho(c):
+                guard handleCookieEcho(c, packetTag: packet.verificationTag, now: now) else { break chunkLoop }
             case .cookieAck: handleCookieAck(now: now)
             case let .sack(s): handleSack(s, now: now)
             case let .forwardTSN(f): handleForwardTSN(f)

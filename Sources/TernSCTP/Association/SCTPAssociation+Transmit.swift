@@ -32,7 +32,15 @@ extension SCTPAssociation {
         while let c = controlChunks.first {
             var tmp: [UInt8] = []
             c.write(into: &tmp)
-            if out.count + tmp.count > mtu, count > 0 { break }
+            if out.count + tmp.count > mtu {
+                if count > 0 { break }
+                // Too large for any packet: a HEARTBEAT ACK or ERROR echoing what a peer sent in
+                // an oversized chunk. Sent anyway, it would be a packet DTLS may refuse (and
+                // with it the association); it is the peer's chunk that was out of bounds.
+                controlChunks.removeFirst()
+                stats.oversizedControlChunksDropped += 1
+                continue
+            }
             controlChunks.removeFirst()
             out.append(contentsOf: tmp)
             count += 1

@@ -13,6 +13,9 @@ public struct SCTPAssociationStats: Sendable, Equatable {
     /// DATA fragments not taken because the reassembly queue held its maximum number of
     /// fragments (`ReassemblyQueue.maxFragments`); the peer has to send them again.
     public var fragmentsRefused = 0
+    /// Control chunks not sent because alone they exceed the packet size (answers echoing an
+    /// oversized chunk from the peer: HEARTBEAT ACK, ERROR for an unrecognized chunk).
+    public var oversizedControlChunksDropped = 0
     /// DATA chunks retransmitted (T3 or fast).
     public var retransmittedChunks = 0
     /// Messages abandoned under PR-SCTP.
