@@ -60,6 +60,14 @@ import TernMedia
         #expect(ToneDetector.dominance(at: 440, in: hiss) < ToneDetector.minimumDominance)
     }
 
+    @Test("a beep over a DC offset is still read as the beep, not as the offset's leakage into the lowest bins")
+    func beepOverDCOffset() {
+        var tracker = ToneTracker()
+        let audio = Self.beeps(frequency: 400, beepMs: 20, seconds: 4).map { Int16(clamping: Int($0) + 3_000) }
+        for start in stride(from: 0, to: audio.count, by: 960) { tracker.append(Array(audio[start..<min(start + 960, audio.count)])) }
+        #expect(tracker.frequency.map { abs($0 - 400) <= 10 } == true, "read \(String(describing: tracker.frequency))")
+    }
+
     @Test("a check that expects 440 Hz fails on silence: the tracker reads nothing")
     func silenceFailsAnExpectedTone() {
         var tracker = ToneTracker(candidates: [440, 660])

@@ -76,13 +76,17 @@ public enum ToneDetector {
         return power / (energy * Double(block.count) / 3)
     }
 
+    /// The block without its mean, Hann-windowed. The mean goes first: a DC offset (a
+    /// decoder's, or a device's) would otherwise leak into the lowest bins through the window
+    /// and count as energy no tone owns, so a beep would read as 50–60 Hz or not dominate.
     private static func window(_ samples: ArraySlice<Int16>) -> [Double] {
         let n = samples.count
         guard n > 1 else { return samples.map(Double.init) }
+        let mean = samples.reduce(0.0) { $0 + Double($1) } / Double(n)
         var out = [Double](repeating: 0, count: n)
         for (i, sample) in samples.enumerated() {
             let w = 0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(n - 1))
-            out[i] = Double(sample) * w
+            out[i] = (Double(sample) - mean) * w
         }
         return out
     }
