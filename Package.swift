@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         // HMAC-SHA256 for SCTP state cookies, ICE RTT probes and signaling tokens (no hand-written crypto).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        // TLS for the signaling server and client (wss://), as Hummingbird's own TLS uses it.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         // No default traits: they add swift-configuration and Foundation extras the server does not use.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
@@ -64,17 +66,21 @@ let package = Package(
                 dependencies: ["TernCore", "TernSDP", "TernICE", "TernDTLS", "TernRTP", "TernSCTP", "TernMedia"],
                 swiftSettings: strict),
         .target(name: "TernSignaling", dependencies: ["TernCore"], swiftSettings: strict),
-        // A plain SwiftNIO WebSocket client (ws:// only): no TLS stack to build.
+        // A SwiftNIO WebSocket client, ws:// and wss:// (swift-nio-ssl).
         .target(name: "TernSignalingClient",
                 dependencies: ["TernCore", "TernSignaling",
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
-                               .product(name: "NIOWebSocket", package: "swift-nio")],
+                               .product(name: "NIOWebSocket", package: "swift-nio"),
+                               .product(name: "NIOSSL", package: "swift-nio-ssl")],
                 swiftSettings: strict),
         .target(name: "TernSignalingServer",
                 dependencies: ["TernCore", "TernSignaling", .product(name: "Hummingbird", package: "hummingbird"),
-                               .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
+                               .product(name: "HummingbirdCore", package: "hummingbird"),
+                               .product(name: "HummingbirdTLS", package: "hummingbird"),
+                               .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                               .product(name: "NIOSSL", package: "swift-nio-ssl")],
                 swiftSettings: strict),
         .target(name: "TernCall", dependencies: ["TernCore", "TernPeer", "TernSignaling", "TernMedia"], swiftSettings: strict),
         .target(name: "TernTrace", dependencies: ["TernCore"], swiftSettings: strict),

@@ -2,13 +2,14 @@ public import TernSignaling
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 
 /// A `SignalingTransport` over a WebSocket (`ws://HOST:PORT/v1`), on plain SwiftNIO
 /// (`NIOPosix` sockets, `NIOHTTP1` for the opening handshake, `NIOWebSocket` frames).
 ///
-/// Plain `ws://` only: no TLS stack is linked, and a `wss://` URL is refused by
-/// `connect(url:)`. Messages travel as single text frames; the server's binary frames
+/// `ws://`, or `wss://` over TLS (swift-nio-ssl) with the server's certificate verified
+/// (`SignalingClientTLS`). Messages travel as single text frames; the server's binary frames
 /// are read as UTF-8 text, fragmented messages are reassembled, Pings answered.
 public final class WebSocketSignalingTransport: SignalingTransport {
     /// Largest frame, and largest reassembled message, accepted from the server
@@ -36,8 +37,9 @@ public final class WebSocketSignalingTransport: SignalingTransport {
     /// Connects to `url` (e.g. `ws://127.0.0.1:8787/v1`) and returns once the server
     /// has accepted the WebSocket upgrade (`101 Switching Protocols` with a valid
     /// `Sec-WebSocket-Accept`, RFC 6455 §4.1). Throws `SignalingTransportError.failed`
-    /// with the reason otherwise, including for `wss://` URLs (TLS is not supported).
-    public static func connect(url: String) async throws(SignalingTransportError) -> WebSocketSignalingTransport
+    /// with the reason otherwise (for `wss://`, a certificate that does not verify says why).
+    public static func connect(url: String, tls: SignalingClientTLS = .system) async throws(SignalingTransportError)
+        -> WebSocketSignalingTransport
     {
         let target: WebSocketURL
         do {
@@ -45,10 +47,30 @@ public final class WebSocketSignalingTransport: SignalingTransport {
         } catch {
             throw .failed(error.description)
         }
+        var context: NIOSSLContext?
+        if target.secure {
+            do {
+                context = try NIOSSLContext(configuration: try tls.configuration())
+            } catch let failure as SignalingTransportFailure {
+                throw .failed("cannot open \(url): \(failure.reason)")
+            } catch {
+                throw .failed("cannot open \(url): TLS set-up failed: \(error)")
+            }
+        }
         let (incoming, continuation) = AsyncStream<String>.makeStream()
         let outcome: HandshakeOutcome
         do {
-            outcome = try await handshake(target: target, incoming: continuation)
+            outcome = try await handshake(target: target, tls: context, incoming: continuation)
+        } catch let error as NIOSSLError {
+            continuation.finish()
+            throw .failed("cannot open \(url): TLS failed: \(error)")
+        } catch let error as NIOSSLExtraError {
+            continuation.finish()
+            throw .failed("cannot open \(url): TLS failed (the certificate is not for \(target.host)?): \(error)")
+        } catch let error as BoringSSLError {
+            continuation.finish()
+            throw .failed("cannot open \(url): TLS failed (is the server's certificate trusted and issued for "
+                + "\(target.host)?): \(error)")
         } catch let error as ChannelError {
             continuation.finish()
             throw .failed("cannot open a WebSocket to \(url): the connection ended before the server answered "
@@ -100,14 +122,20 @@ extension WebSocketSignalingTransport {
     }
 
     /// Opens TCP to `target`, sends the HTTP/1.1 Upgrade request and waits for the answer.
-    private static func handshake(target: WebSocketURL, incoming: AsyncStream<String>.Continuation)
+    private static func handshake(target: WebSocketURL, tls: NIOSSLContext?, incoming: AsyncStream<String>.Continuation)
         async throws -> HandshakeOutcome
     {
         let negotiation = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(handshakeTimeout)
             .connect(host: target.host, port: target.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try configure(channel: channel, target: target, incoming: incoming)
+                    if let tls {
+                        // SNI and the name check use the URL's host (no SNI for an IP literal, RFC 6066 §3).
+                        let isAddress = target.host.contains(":") || target.host.allSatisfy { $0.isNumber || $0 == "." }
+                        let handler = try NIOSSLClientHandler(context: tls, serverHostname: isAddress ? nil : target.host)
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
+                    return try configure(channel: channel, target: target, incoming: incoming)
                 }
             }
         return try await negotiation.get()

@@ -1,12 +1,12 @@
-/// A parsed `ws://` URL (RFC 6455 §3): where to connect and what to put in the
-/// opening handshake's request line and `Host` header (RFC 6455 §4.1).
-///
-/// `wss://` is recognised and refused: this client has no TLS.
+/// A parsed `ws://` or `wss://` URL (RFC 6455 §3): where to connect, whether over TLS, and
+/// what to put in the opening handshake's request line and `Host` header (RFC 6455 §4.1).
 struct WebSocketURL: Hashable, Sendable {
     /// Host name or address to connect to (an IPv6 literal without its brackets).
     let host: String
-    /// TCP port (80 when the URL gives none).
+    /// TCP port (80, or 443 for `wss://`, when the URL gives none).
     let port: Int
+    /// `wss://`: TLS first, the server's certificate verified for `host`.
+    let secure: Bool
     /// Request target: the path and query, `/` when the URL has no path.
     let requestTarget: String
     /// Value of the `Host` header: the host as written, plus `:port` when not 80.
@@ -15,9 +15,9 @@ struct WebSocketURL: Hashable, Sendable {
     /// Parses `text`, e.g. `ws://127.0.0.1:8787/v1`. The scheme is case-insensitive.
     init(parsing text: String) throws(WebSocketURLError) {
         let lowered = text.lowercased()
-        guard !lowered.hasPrefix("wss://") else { throw .tlsNotSupported(url: text) }
-        guard lowered.hasPrefix("ws://") else { throw .unsupportedScheme(url: text) }
-        let rest = text.dropFirst("ws://".count)
+        secure = lowered.hasPrefix("wss://")
+        guard secure || lowered.hasPrefix("ws://") else { throw .unsupportedScheme(url: text) }
+        let rest = text.dropFirst(secure ? "wss://".count : "ws://".count)
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         var target = String(rest[authorityEnd...])
@@ -43,7 +43,8 @@ struct WebSocketURL: Hashable, Sendable {
             portPart = authority[authority.index(after: colon)...]
         }
         guard !hostPart.isEmpty else { throw .malformed(url: text, reason: "no host") }
-        var port = 80
+        let defaultPort = secure ? 443 : 80
+        var port = defaultPort
         if let portPart {
             guard let value = Int(portPart), (1...65535).contains(value) else {
                 throw .malformed(url: text, reason: "port must be 1-65535, not '\(portPart)'")
@@ -54,14 +55,12 @@ struct WebSocketURL: Hashable, Sendable {
         self.port = port
         requestTarget = target
         let written = authority.first == "[" ? "[\(hostPart)]" : String(hostPart)
-        hostHeader = port == 80 ? written : "\(written):\(port)"
+        hostHeader = port == defaultPort ? written : "\(written):\(port)"
     }
 }
 
 /// Why a signaling URL cannot be used by `WebSocketSignalingTransport`.
 enum WebSocketURLError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A `wss://` URL: this client speaks plain `ws://` only (no TLS stack is linked).
-    case tlsNotSupported(url: String)
     /// Neither `ws://` nor `wss://`.
     case unsupportedScheme(url: String)
     /// The URL does not parse; `reason` says which part is wrong.
@@ -69,11 +68,8 @@ enum WebSocketURLError: Error, Hashable, Sendable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .tlsNotSupported(let url):
-            "TLS is not supported by this client: cannot open \(url); use a ws:// URL "
-                + "(or put a TLS-terminating proxy in front of it on the client's side)"
         case .unsupportedScheme(let url):
-            "unsupported URL scheme in \(url): expected ws://HOST:PORT/PATH"
+            "unsupported URL scheme in \(url): expected ws://HOST:PORT/PATH or wss://HOST:PORT/PATH"
         case .malformed(let url, let reason):
             "malformed WebSocket URL \(url): \(reason)"
         }

@@ -1,6 +1,8 @@
 public import TernCore
 public import TernSignaling
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -27,6 +29,8 @@ public actor SignalingServer {
     public nonisolated let port: Int
     /// The switchboard (router and connections) this server drives.
     public nonisolated let switchboard: SignalingSwitchboard
+    /// TLS (`wss://`), or nil for plain `ws://`.
+    public nonisolated let tls: SignalingServerTLS?
     private let logger: Logger
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
@@ -35,10 +39,12 @@ public actor SignalingServer {
     /// A server on `host:port`. `secret` enables token checks (`SignalingToken`);
     /// `nil` is open development mode (any token accepted, a warning is logged).
     public init(host: String = "127.0.0.1", port: Int = 8787, secret: String? = nil,
-                limits: SignalingLimits = SignalingLimits(), clock: any MonotonicClock = SystemClock())
+                limits: SignalingLimits = SignalingLimits(), clock: any MonotonicClock = SystemClock(),
+                tls: SignalingServerTLS? = nil)
     {
         self.host = host
         self.port = port
+        self.tls = tls
         logger = TernLog.logger("signaling")
         switchboard = SignalingSwitchboard(router: SignalingRouter(secret: secret, limits: limits), clock: clock)
     }
@@ -84,16 +90,18 @@ public actor SignalingServer {
             logger.warning("signaling server has no secret: open development mode, any token is accepted")
         }
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        let webSocket = HTTPServerBuilder.http1WebSocketUpgrade(
+            configuration: .init(ws: .init(maxFrameSize: Self.hardFrameLimit))
+        ) { [switchboard, logger] request, _, _ in
+            guard request.path?.split(separator: "?").first == "/v1" else { return .dontUpgrade }
+            return .upgrade([:]) { inbound, outbound, _ in
+                await Self.serve(inbound: inbound, outbound: outbound, switchboard: switchboard, logger: logger)
+            }
+        }
+        let server = if let tls { try HTTPServerBuilder.tls(webSocket, tlsConfiguration: try tls.configuration()) } else { webSocket }
         let app = Application(
             router: Router(),
-            server: .http1WebSocketUpgrade(
-                configuration: .init(ws: .init(maxFrameSize: Self.hardFrameLimit))
-            ) { [switchboard, logger] request, _, _ in
-                guard request.path?.split(separator: "?").first == "/v1" else { return .dontUpgrade }
-                return .upgrade([:]) { inbound, outbound, _ in
-                    await Self.serve(inbound: inbound, outbound: outbound, switchboard: switchboard, logger: logger)
-                }
-            },
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "tern-signal"),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -126,7 +134,7 @@ public actor SignalingServer {
                 switchboard.fireTimeouts()
             }
         }
-        logger.info("signaling server listening on ws://\(host):\(bound)/v1")
+        logger.info("signaling server listening on \(tls == nil ? "ws" : "wss")://\(host):\(bound)/v1")
         return bound
     }
 

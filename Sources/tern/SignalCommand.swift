@@ -24,16 +24,29 @@ struct SignalCommand: AsyncParsableCommand {
     @Flag(help: "Announce the server as JSON lines ({\"event\":\"listening\",\"url\":…}) for scripts.")
     var json = false
 
+    @Option(help: ArgumentHelp("Serve wss:// (TLS 1.2+) with this PEM certificate chain (needs --tls-key).", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
+    func validate() throws {
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
+    }
+
     func run() async throws {
         if secret == nil {
             print(json ? JSONValue.object(["event": .string("warning"), "message": .string("no --secret: open development mode, any register token is accepted")]).serialized
                 : "warning: no --secret: open development mode, any register token is accepted")
         }
         let json = self.json
-        let server = SignalingServer(host: host, port: port, secret: secret)
+        let tls = tlsCert.flatMap { cert in tlsKey.map { SignalingServerTLS(certificateChainPath: cert, privateKeyPath: $0) } }
+        let server = SignalingServer(host: host, port: port, secret: secret, tls: tls)
         let host = self.host
         try await server.run { bound in
-            let url = "ws://\(host):\(bound)/v1"
+            let url = "\(tls == nil ? "ws" : "wss")://\(host):\(bound)/v1"
             print(json ? JSONValue.object(["event": .string("listening"), "url": .string(url), "port": .int(bound)]).serialized
                 : "tern signal: listening on \(url) (Ctrl-C to stop)")
             fflush(nil)  // scripts read the URL from a pipe: do not leave it in the buffer

@@ -18,15 +18,6 @@ struct WebSocketSignalingTransportTests {
         }
     }
 
-    @Test("a wss:// URL is refused at once with an error saying TLS is not supported")
-    func wssRefused() async {
-        let reason = await Self.reason(connecting: "wss://127.0.0.1:1/v1")
-        #expect(reason?.contains("TLS is not supported by this client") == true, "got \(reason ?? "no failure")")
-        #expect(reason?.contains("wss://127.0.0.1:1/v1") == true)
-        // The same for the SignalingClient convenience, and whatever the scheme's case.
-        await #expect(throws: SignalingTransportError.self) { _ = try await SignalingClient.connect(url: "WSS://example.com/v1") }
-    }
-
     @Test("URLs that are not ws:// or are malformed are refused with a reason naming the problem",
           arguments: [("http://127.0.0.1:8787/v1", "unsupported URL scheme"), ("ws://127.0.0.1:0/v1", "port"),
                       ("ws://127.0.0.1:99999/v1", "port"), ("ws:///v1", "no host"), ("ws://[::1/v1", "IPv6")])

@@ -4,6 +4,7 @@ import TernCall
 import TernICE
 import TernPeer
 import TernSCTP
+import TernSignalingClient
 import TernTrace
 
 /// `tern peer`: a headless peer on a signaling server (protocol v1) — what interop tests and
@@ -23,8 +24,11 @@ struct PeerCommand: AsyncParsableCommand {
             See Docs/PEER.md.
             """)
 
-    @Option(help: ArgumentHelp("Signaling server URL (protocol v1), e.g. ws://127.0.0.1:8787/v1.", valueName: "url"))
+    @Option(help: ArgumentHelp("Signaling server URL (protocol v1), e.g. ws://127.0.0.1:8787/v1 or wss://host/v1.", valueName: "url"))
     var signal: String
+
+    @Option(help: ArgumentHelp("For a wss:// --signal: trust this PEM CA certificate instead of the system's roots.", valueName: "file"))
+    var signalCA: String?
 
     @Option(help: ArgumentHelp("The user id to register as.", valueName: "name"))
     var user: String
@@ -258,7 +262,8 @@ struct PeerCommand: AsyncParsableCommand {
                            statsInterval: statsInterval.map { .milliseconds(Int($0 * 1000)) },
                            requestVideoAfter: requestVideoAfter.map { .milliseconds(Int($0 * 1000)) },
                            restartIceAfter: restartIceAfter.map { .milliseconds(Int($0 * 1000)) },
-                           expectedToneHz: expectTone),
+                           expectedToneHz: expectTone,
+                           signalTLS: SignalingClientTLS(trustedRootPaths: signalCA.map { [$0] } ?? [])),
             timeline: timeline)
         let summary = await session.run()
         if let capture, let pcap {

@@ -50,6 +50,8 @@ struct PeerSession {
         var restartIceAfter: Duration?
         /// The tone the other side sends (`--expect-tone`): the audio check wants it within 2 %.
         var expectedToneHz: Double? = nil
+        /// How a wss:// signaling server is verified (`--signal-ca`).
+        var signalTLS = SignalingClientTLS.system
     }
 
     let options: Options
@@ -122,7 +124,8 @@ struct PeerSession {
         do {
             // The call core decides busy and acceptance; the signaling client must not do it too.
             client = try await SignalingClient.connect(
-                url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil))
+                url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil),
+                tls: options.signalTLS)
         } catch {
             steps.fail("signaling", "cannot connect to \(url): \(error)")
             return nil
