@@ -11,6 +11,9 @@ public struct DTLSFingerprint: Equatable, Hashable, Sendable, CustomStringConver
         case sha384 = "sha-384"
         case sha512 = "sha-512"
 
+        /// Rank by strength (SHA-1 weakest, SHA-512 strongest).
+        var strength: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+
         /// Digest length in bytes.
         public var digestLength: Int {
             switch self {

@@ -26,16 +26,16 @@ final class EndpointIO {
 
     func popInbound() -> [UInt8]? { inbox.isEmpty ? nil : inbox.removeFirst() }
 
-    /// Compares a certificate with every SDP fingerprint, each in its own hash (RFC 8122 §5).
-    /// Fails closed: no fingerprints, or none equal, is a mismatch.
+    /// Compares a certificate with the SDP fingerprints of the strongest hash the peer gave
+    /// (RFC 8122 §5: "the set of fingerprints that use its most preferred hash function"), so
+    /// a weaker one (say a SHA-1 fingerprint beside a SHA-256 one) cannot be the one that
+    /// matches. Fails closed: no fingerprints, or none equal, is a mismatch.
     func verify(certificate x509: OpaquePointer) -> Result<DTLSFingerprint, DTLSError> {
-        for expected in remoteFingerprints {
-            let actual = DTLSCertificate.fingerprint(of: x509, algorithm: expected.algorithm)
-            if !actual.digest.isEmpty, actual == expected { return .success(actual) }
-        }
-        let algorithm = remoteFingerprints.first?.algorithm ?? .sha256
-        let actual = DTLSCertificate.fingerprint(of: x509, algorithm: algorithm)
-        return .failure(.fingerprintMismatch(expected: remoteFingerprints, actual: actual))
+        let strongest = remoteFingerprints.map(\.algorithm).max { $0.strength < $1.strength } ?? .sha256
+        let candidates = remoteFingerprints.filter { $0.algorithm == strongest }
+        let actual = DTLSCertificate.fingerprint(of: x509, algorithm: strongest)
+        if !actual.digest.isEmpty, candidates.contains(actual) { return .success(actual) }
+        return .failure(.fingerprintMismatch(expected: candidates, actual: actual))
     }
 
     /// The process-wide `SSL` ex_data slot holding the unretained `EndpointIO`.

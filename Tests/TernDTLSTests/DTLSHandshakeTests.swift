@@ -73,6 +73,29 @@ import TernCore
         #expect(clientIn.unprotectRTP(&own) == .authenticationFailed)
     }
 
+    @Test func onlyTheStrongestHashGivenCounts() throws {
+        // RFC 8122 §5: with SHA-1 and SHA-256 fingerprints in the description, the certificate
+        // must match a SHA-256 one; a matching SHA-1 fingerprint beside a wrong SHA-256 one fails.
+        let clientCert = try Certificates.shared(.ecdsaP256)
+        let serverCert = try DTLSCertificate.generate(.ecdsaP256)
+        let wrong = DTLSFingerprint(algorithm: .sha256, digest: [UInt8](repeating: 0xAB, count: 32))
+        func handshake(trusting fingerprints: [DTLSFingerprint]) throws -> DTLSTestHarness {
+            let client = try DTLSEndpoint(configuration: .init(role: .client, certificate: clientCert, remoteFingerprints: fingerprints))
+            let server = try DTLSEndpoint(configuration: .init(role: .server, certificate: serverCert,
+                                                               remoteFingerprints: [clientCert.fingerprint()]))
+            let harness = DTLSTestHarness(client: client, server: server)
+            harness.handshake()
+            return harness
+        }
+        let weakMatch = try handshake(trusting: [serverCert.fingerprint(.sha1), wrong])
+        #expect(weakMatch.client.state == .failed)
+        #expect(DTLSTestHarness.failure(in: weakMatch.clientEvents)
+            == .fingerprintMismatch(expected: [wrong], actual: serverCert.fingerprint(.sha256)))
+        let strongMatch = try handshake(trusting: [DTLSFingerprint(algorithm: .sha1, digest: [UInt8](repeating: 1, count: 20)),
+                                                   serverCert.fingerprint(.sha256)])
+        #expect(strongMatch.client.state == .connected, "a wrong weaker fingerprint does not matter")
+    }
+
     @Test func serverPreferenceOrderPicksTheSRTPProfile() throws {
         // RFC 5764 §4.1.1: the server selects one profile the client offered; OpenSSL uses the server's order.
         let clientCert = try Certificates.shared(.ecdsaP256)
