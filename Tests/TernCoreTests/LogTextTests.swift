@@ -17,4 +17,10 @@ struct LogTextTests {
         #expect(LogText.escaped(String(repeating: "a", count: 10), limit: 4) == "aaaa…")
         #expect(LogText.escaped(String(repeating: "a", count: 4), limit: 4) == "aaaa")
     }
+
+    @Test("a=ice-pwd values are replaced by their length; the rest of the description and its CRLFs stay")
+    func iceSecretsLeftOut() {
+        let sdp = "v=0\r\na=ice-ufrag:abcd\r\na=ice-pwd:0123456789abcdef012345\r\na=mid:0\r\n"
+        #expect(LogText.redactingICEPasswords(sdp) == "v=0\r\na=ice-ufrag:abcd\r\na=ice-pwd:(redacted, 22 characters)\r\na=mid:0\r\n")
+    }
 }

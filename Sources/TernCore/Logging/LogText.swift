@@ -31,4 +31,36 @@ public enum LogText {
         default: false
         }
     }
+
+    /// SDP text with each `a=ice-pwd:` value replaced by its length (RFC 8839 §5.4: the password
+    /// authenticates connectivity checks and consent for as long as the call runs), for logs,
+    /// reports and printed descriptions. Line endings are kept.
+    public static func redactingICEPasswords(_ sdp: String) -> String {
+        // By Unicode scalars: a String sees "\r\n" as one Character, so splitting at "\n"
+        // would not split a CRLF description at all.
+        let prefix = Array("a=ice-pwd:".unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var line: [Unicode.Scalar] = []
+        func flush() {
+            if line.starts(with: prefix) {
+                let carriage = line.last == "\r"
+                let length = line.count - prefix.count - (carriage ? 1 : 0)
+                out.append(contentsOf: "a=ice-pwd:(redacted, \(length) characters)".unicodeScalars)
+                if carriage { out.append("\r") }
+            } else {
+                out.append(contentsOf: line)
+            }
+            line.removeAll(keepingCapacity: true)
+        }
+        for scalar in sdp.unicodeScalars {
+            if scalar == "\n" {
+                flush()
+                out.append(scalar)
+            } else {
+                line.append(scalar)
+            }
+        }
+        flush()
+        return String(out)
+    }
 }

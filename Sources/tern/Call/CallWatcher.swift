@@ -1,4 +1,5 @@
 import TernCall
+import TernCore
 import TernPeer
 
 /// Follows one participant's call-agent events (shared by `tern call` and `tern peer`): logs them
@@ -58,7 +59,9 @@ struct CallWatcher: Sendable {
                 if type == "answer", observed.answer == nil { observed.answer = sdp }
             }
             if local {
-                timeline.block("sdp", "\(name) sends \(type)", sdp, fields: ["from": .string(name), "type": .string(type)])
+                // Printed and logged: our own ICE password is left out (the call's report does the same).
+                timeline.block("sdp", "\(name) sends \(type)", LogText.redactingICEPasswords(sdp),
+                               fields: ["from": .string(name), "type": .string(type)])
             }
         case let .problem(_, text):
             participant.observed.withLock { $0.problems.append(text) }

@@ -1,4 +1,5 @@
 import Foundation
+import TernCore
 
 /// The page sections, one function each; every value goes through `HTMLText.escape`.
 extension HTMLReportRenderer {
@@ -54,21 +55,12 @@ extension HTMLReportRenderer {
     func sdpSection(offer: String?, answer: String?) -> String {
         func block(_ name: String, _ sdp: String?) -> String {
             guard let sdp else { return empty("No \(name.lowercased()).") }
-            let text = Self.redactingICEPasswords(sdp.replacingOccurrences(of: "\r\n", with: "\n"))
+            let text = LogText.redactingICEPasswords(sdp.replacingOccurrences(of: "\r\n", with: "\n"))
             return "<details class=\"sdp\"><summary>\(name) (\(text.split(separator: "\n").count) lines)</summary>\n"
                 + "<pre>\(HTMLText.escape(text))</pre></details>\n"
         }
         return "<section id=\"sdp\"><h2>Session descriptions</h2>\n" + block("Offer", offer) + block("Answer", answer)
             + "</section>\n"
-    }
-
-    /// `a=ice-pwd:` values replaced by their length (RFC 8839 §5.4: the password authenticates
-    /// connectivity checks and consent for as long as the call runs; a report gets shared).
-    static func redactingICEPasswords(_ sdp: String) -> String {
-        sdp.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            guard line.hasPrefix("a=ice-pwd:") else { return String(line) }
-            return "a=ice-pwd:(redacted, \(line.dropFirst("a=ice-pwd:".count).count) characters)"
-        }.joined(separator: "\n")
     }
 
     private func definitionList(_ rows: [ReportField]) -> String {
