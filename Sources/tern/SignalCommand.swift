@@ -21,6 +21,9 @@ struct SignalCommand: AsyncParsableCommand {
     @Option(help: "HMAC secret: register needs token = lowercase hex HMAC-SHA256(secret, user). Without it, any token is accepted (development only).")
     var secret: String?
 
+    @Option(help: ArgumentHelp("Read the HMAC secret from the first line of this file (or set TERN_SIGNAL_SECRET): a --secret on the command line is visible to every local user.", valueName: "file"))
+    var secretFile: String?
+
     @Flag(help: "Announce the server as JSON lines ({\"event\":\"listening\",\"url\":…}) for scripts.")
     var json = false
 
@@ -37,6 +40,7 @@ struct SignalCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let secret = try SecretInput.resolve(option: self.secret, file: secretFile, environment: "TERN_SIGNAL_SECRET")
         if secret == nil {
             print(json ? JSONValue.object(["event": .string("warning"), "message": .string("no --secret: open development mode, any register token is accepted")]).serialized
                 : "warning: no --secret: open development mode, any register token is accepted")

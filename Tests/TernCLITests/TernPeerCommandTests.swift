@@ -194,6 +194,38 @@ struct TernPeerCommandTests {
         #expect(page.contains("<svg"))
     }
 
+    @Test("secrets from files: tern signal --secret-file, tern peer --token-file; a wrong token is refused")
+    func secretsFromFiles() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tern-secrets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let secret = directory.appendingPathComponent("secret").path, good = directory.appendingPathComponent("good").path,
+            bad = directory.appendingPathComponent("bad").path
+        try "s3cret\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        // RFC 2104 HMAC-SHA256("s3cret", "alice"), as `SignalingToken.make` and Python's hmac compute it.
+        try "  3c1d0fdf02b5a58c16f7fef3ab5ef7d3ff3b0ea6b6a9f6e6d6f1ab22b0f2dc6e\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let signal = try Child("signal", ["signal", "--port", "0", "--secret-file", secret])
+        defer { signal.kill() }
+        guard let line = await signal.line(containing: "listening on ws://"), let start = line.range(of: "ws://"),
+              let url = line[start.lowerBound...].split(separator: " ").first else {
+            throw TestFailure("tern signal printed no URL: \(signal.lines)")
+        }
+        #expect(!signal.lines.contains { $0.contains("open development mode") }, "the file's secret is in force")
+        let mac = try Child("mac", executable: URL(fileURLWithPath: "/usr/bin/python3"),
+                            ["-c", "import hmac,hashlib;print(hmac.new(b's3cret',b'alice',hashlib.sha256).hexdigest())"])
+        _ = await mac.exit(within: 10)
+        let token = try #require(mac.lines.first)
+        try "\(token)\n".write(toFile: good, atomically: true, encoding: .utf8)
+        let common = ["peer", "--signal", String(url), "--json", "--user", "alice", "--answer", "--wait", "1"]
+        let accepted = try Child("good", common + ["--token-file", good])
+        #expect(await accepted.line(containing: "\"event\":\"registered\"") != nil, "\(accepted.lines.suffix(5))")
+        accepted.kill()
+        let refused = try Child("bad", common + ["--token-file", bad])
+        _ = await refused.exit(within: 20)
+        #expect(!refused.lines.contains { $0.contains("\"event\":\"registered\"") })
+        #expect(refused.lines.contains { $0.contains("unauthorized") }, "\(refused.lines.suffix(5))")
+    }
+
     @Test("--expect-tone: hearing 660 Hz where 500 Hz is expected fails the audio step and the exit status")
     func wrongToneFailsTheAudioCheck() async throws {
         let run = try await call(bob: ["--audio"], alice: ["--audio", "--expect-tone", "500", "--duration", "2"])

@@ -36,6 +36,9 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Register token (lowercase hex HMAC-SHA256(secret, user) when the server has a --secret).", valueName: "token"))
     var token: String = ""
 
+    @Option(help: ArgumentHelp("Read the register token from the first line of this file (or set TERN_TOKEN): a --token on the command line is visible to every local user.", valueName: "file"))
+    var tokenFile: String?
+
     @Option(name: .customLong("call"), help: ArgumentHelp("Call this user.", valueName: "other"))
     var callee: String?
 
@@ -247,7 +250,9 @@ struct PeerCommand: AsyncParsableCommand {
         timeline.log("tern", "tern peer: \(user) " + (callee.map { "calls \($0)" } ?? "answers") + " via \(signal)"
             + (peerConfiguration.iceServers.isEmpty ? "" : "; ICE servers: \(peerConfiguration.iceServers.map(\.description).joined(separator: ", "))"))
         var session = PeerSession(
-            options: .init(signalURL: signal, user: user, token: token, callee: callee, media: media, echo: echo,
+            options: .init(signalURL: signal, user: user,
+                           token: try SecretInput.resolve(option: token, file: tokenFile, environment: "TERN_TOKEN") ?? "",
+                           callee: callee, media: media, echo: echo,
                            echoCount: echoCount,
                            echoFormat: EchoMessageFormat(size: echoSize, binary: echoBinary, sizes: try parsedEchoSizes(), alternate: echoAlternate),
                            echoInterval: echoIntervalMs.map { .milliseconds($0) },
