@@ -30,6 +30,13 @@ struct MediaEngine {
     /// simulcast layers): a peer inventing SSRCs cannot make a receiver, a decoder and an SRTP
     /// context for each.
     static let maximumStreamsPerSection = 8
+    /// Sender SSRCs of RTCP that belong to no stream we receive (a receive-only peer reports
+    /// under an SSRC of its own), kept up to `maximumRTCPOnlySenders`; libsrtp keeps a stream
+    /// context for each, so the SRTP state of any further one is forgotten after its packet.
+    private var rtcpOnlySenders: Set<UInt32> = []
+    static let maximumRTCPOnlySenders = 8
+    /// RTCP packets whose sender SSRC was past `maximumRTCPOnlySenders` (their SRTP state dropped).
+    private(set) var rtcpSendersRefused = 0
     private(set) var malformedPackets = 0
     private(set) var rtcpPacketsReceived = 0
     /// RTX packets with no original inside (RFC 4588 allows padding-only RTX; libwebrtc sends them
@@ -312,6 +319,18 @@ struct MediaEngine {
         }
         rtcpPacketsReceived += 1
         rtcpSchedule.didReceive(size: bytes.count)
+        // RFC 3550 §6.4: the first packet's sender SSRC is the one SRTCP authenticated it under.
+        if bytes.count >= 8 {
+            let sender = UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])
+            if receivers[sender] == nil, !rtcpOnlySenders.contains(sender) {
+                if rtcpOnlySenders.count < Self.maximumRTCPOnlySenders {
+                    rtcpOnlySenders.insert(sender)
+                } else {
+                    rtcpSendersRefused += 1
+                    forget(sender)
+                }
+            }
+        }
         for packet in packets {
             switch packet {
             case let .senderReport(report):

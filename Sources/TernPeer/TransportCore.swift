@@ -98,6 +98,7 @@ final class TransportCore {
             guard inbound.unprotectRTCP(&packet) == .ok else { return }
             parameters.tap?(TappedPacket(direction: .inbound, kind: .rtcp, bytes: packet))
             media.receiveRTCP(packet, now: now, into: &output)
+            for ssrc in media.takeSSRCsToForget() { inbound.removeStream(ssrc: ssrc) }
             flushMedia()
         default:
             droppedDatagrams += 1

@@ -147,4 +147,21 @@ import TernRTP
         engine.receiveRTP(stray.bytes, now: .zero, into: &output)
         #expect(engine.takeSSRCsToForget() == [0x6000_0000])
     }
+
+    @Test func rtcpUnderEverNewSenderSSRCsKeepsAtMostItsLimitAndIsStillRead() throws {
+        var engine = MediaEngine(localRTCPSSRC: 7, cname: "test",
+                                 ntpMapping: NTPClockMapping(instant: .zero, ntp: NTPTimestamp(wallClock: Date())), now: .zero, seed: 4)
+        var output = TransportCore.Output()
+        for i in 0..<20 {
+            let report = RTCPPacket.serialize([.receiverReport(ReceiverReport(ssrc: 0x7000_0000 + UInt32(i)))])
+            engine.receiveRTCP(report, now: .zero, into: &output)
+        }
+        #expect(engine.rtcpPacketsReceived == 20, "every report is still read")
+        #expect(engine.rtcpSendersRefused == 20 - MediaEngine.maximumRTCPOnlySenders)
+        let forgotten = engine.takeSSRCsToForget()
+        #expect(forgotten == (MediaEngine.maximumRTCPOnlySenders..<20).map { 0x7000_0000 + UInt32($0) })
+        // A sender already kept is not refused again.
+        engine.receiveRTCP(RTCPPacket.serialize([.receiverReport(ReceiverReport(ssrc: 0x7000_0000))]), now: .zero, into: &output)
+        #expect(engine.takeSSRCsToForget().isEmpty)
+    }
 }
