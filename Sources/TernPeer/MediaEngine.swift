@@ -170,7 +170,8 @@ struct MediaEngine {
 
     /// The SSRCs to drop SRTP state for since the last call (see `ssrcsToForget`).
     mutating func takeSSRCsToForget() -> [UInt32] {
-        defer { ssrcsToForget.removeAll(keepingCapacity: true) }
+        guard !ssrcsToForget.isEmpty else { return [] }  // every packet asks: no work when none
+        defer { ssrcsToForget = [] }
         return ssrcsToForget
     }
 

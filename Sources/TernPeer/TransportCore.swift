@@ -76,6 +76,11 @@ final class TransportCore {
         drainDTLS(now: now)
     }
 
+    /// Drops the SRTP state libsrtp made for SSRCs the media engine keeps nothing for.
+    private func forgetRefusedStreams(in inbound: SRTPSession) {
+        for ssrc in media.takeSSRCsToForget() { inbound.removeStream(ssrc: ssrc) }
+    }
+
     /// One datagram from ICE.
     func handle(datagram: [UInt8], now: Instant) {
         switch DemultiplexedPacket(classifying: datagram) {
@@ -90,7 +95,7 @@ final class TransportCore {
             guard inbound.unprotectRTP(&packet) == .ok else { return }  // counted by the session
             parameters.tap?(TappedPacket(direction: .inbound, kind: .rtp, bytes: packet))
             media.receiveRTP(packet, now: now, into: &output)
-            for ssrc in media.takeSSRCsToForget() { inbound.removeStream(ssrc: ssrc) }
+            forgetRefusedStreams(in: inbound)
         case .rtcp:
             installPendingSRTP()
             guard let inbound = srtpInbound else { droppedDatagrams += 1; return }
@@ -98,7 +103,7 @@ final class TransportCore {
             guard inbound.unprotectRTCP(&packet) == .ok else { return }
             parameters.tap?(TappedPacket(direction: .inbound, kind: .rtcp, bytes: packet))
             media.receiveRTCP(packet, now: now, into: &output)
-            for ssrc in media.takeSSRCsToForget() { inbound.removeStream(ssrc: ssrc) }
+            forgetRefusedStreams(in: inbound)
             flushMedia()
         default:
             droppedDatagrams += 1

@@ -200,8 +200,7 @@ public struct SignalingRouter: Sendable {
     private mutating func takeToken(_ connection: SignalingConnectionID, now: Instant) -> Bool {
         guard var state = connections[connection] else { return false }
         if let at = state.tokensAt, now > at {
-            let seconds = Double((now - at).components.attoseconds) / 1e18 + Double((now - at).components.seconds)
-            state.tokens = min(Double(limits.messageBurst), state.tokens + seconds * Double(limits.messagesPerSecond))
+            state.tokens = min(Double(limits.messageBurst), state.tokens + (now - at).seconds * Double(limits.messagesPerSecond))
         }
         state.tokensAt = now
         let allowed = state.tokens >= 1

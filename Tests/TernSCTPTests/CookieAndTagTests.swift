@@ -65,8 +65,7 @@ import TernCore
         #expect(h.connect())
         try h.a.send([1, 2, 3], streamIdentifier: 0, payloadProtocolIdentifier: 53, now: h.pair.now)
         let genuine = try SCTPPacket.parse(try #require(h.a.pollTransmit(now: h.pair.now)))
-        let forged = SCTPPacket(sourcePort: genuine.sourcePort, destinationPort: genuine.destinationPort,
-                                verificationTag: genuine.verificationTag &+ 1, chunks: genuine.chunks)
+        let forged = genuine.with(chunks: genuine.chunks, verificationTag: genuine.verificationTag &+ 1)
         let before = h.b.stats.badVerificationTag
         h.b.handle(packet: forged.serialize(), now: h.pair.now)
         h.drain()
@@ -84,9 +83,8 @@ import TernCore
         #expect(h.connect())
         try h.a.send([9, 9, 9], streamIdentifier: 0, payloadProtocolIdentifier: 53, now: h.pair.now)
         let genuine = try SCTPPacket.parse(try #require(h.a.pollTransmit(now: h.pair.now)))
-        let smuggled = SCTPPacket(sourcePort: genuine.sourcePort, destinationPort: genuine.destinationPort,
-                                  verificationTag: genuine.verificationTag &+ 7,
-                                  chunks: [.cookieEcho([UInt8](repeating: 0x42, count: 64))] + genuine.chunks)
+        let smuggled = genuine.with(chunks: [.cookieEcho([UInt8](repeating: 0x42, count: 64))] + genuine.chunks,
+                                    verificationTag: genuine.verificationTag &+ 7)
         let rejected = h.b.stats.rejectedCookies
         h.b.handle(packet: smuggled.serialize(), now: h.pair.now)
         h.drain()
@@ -109,9 +107,7 @@ import TernCore
         }
         try h.a.send([1], streamIdentifier: 0, payloadProtocolIdentifier: 53, now: h.pair.now)
         let template = try SCTPPacket.parse(try #require(h.a.pollTransmit(now: h.pair.now)))
-        let heartbeat = SCTPPacket(sourcePort: template.sourcePort, destinationPort: template.destinationPort,
-                                   verificationTag: template.verificationTag,
-                                   chunks: [.heartbeat([.heartbeatInfo([UInt8](repeating: 7, count: 8_000))])])
+        let heartbeat = template.with(chunks: [.heartbeat([.heartbeatInfo([UInt8](repeating: 7, count: 8_000))])])
         h.b.handle(packet: heartbeat.serialize(), now: h.pair.now)
         h.b.handle(packet: template.serialize(), now: h.pair.now)
         #expect(h.pair.run(for: .seconds(1)) { h.messagesB.count == 1 })

@@ -27,8 +27,7 @@ import TernCore
     }
 
     private static func packet(_ header: SCTPPacket, _ chunks: [DataChunk]) -> [UInt8] {
-        SCTPPacket(sourcePort: header.sourcePort, destinationPort: header.destinationPort,
-                   verificationTag: header.verificationTag, chunks: chunks.map { .data($0) }).serialize()
+        header.with(chunks: chunks.map { .data($0) }).serialize()
     }
 
     /// The SACKs `association` sends now, without letting time pass.

@@ -20,9 +20,7 @@ import TernCore
                                               userData: [0x41], beginning: false, ending: false)))
                 tsn &+= 1
             }
-            h.b.handle(packet: SCTPPacket(sourcePort: template.sourcePort, destinationPort: template.destinationPort,
-                                          verificationTag: template.verificationTag, chunks: chunks).serialize(),
-                       now: h.pair.now)
+            h.b.handle(packet: template.with(chunks: chunks).serialize(), now: h.pair.now)
             while h.b.pollTransmit(now: h.pair.now) != nil {}
             sent += chunks.count
         }

@@ -20,10 +20,7 @@ import TernCore
     private static func sack(_ h: AssociationHarness, to header: SCTPPacket, cumulative: UInt32, blocks: [(UInt16, UInt16)]) {
         let chunk = SackChunk(cumulativeTSNAck: cumulative, advertisedReceiverWindowCredit: 1 << 20,
                               gapBlocks: blocks.map { SackChunk.GapBlock(start: $0.0, end: $0.1) })
-        // From b to a: b's ports reversed, a's own tag.
-        let packet = SCTPPacket(sourcePort: header.destinationPort, destinationPort: header.sourcePort,
-                                verificationTag: h.a.localTag, chunks: [.sack(chunk)])
-        h.a.handle(packet: packet.serialize(), now: h.pair.now)
+        h.a.handle(packet: header.answer(chunks: [.sack(chunk)], verificationTag: h.a.localTag).serialize(), now: h.pair.now)
     }
 
     @Test func unsortedOverlappingAndRepeatedBlocksAckTheirUnionOnce() throws {

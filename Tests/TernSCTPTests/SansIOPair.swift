@@ -107,3 +107,17 @@ extension SCTPAssociationConfig {
         return c
     }
 }
+
+extension SCTPPacket {
+    /// A crafted packet on a real association: this packet's ports and tag (or `verificationTag`)
+    /// with other chunks.
+    func with(chunks: [SCTPChunk], verificationTag: UInt32? = nil) -> SCTPPacket {
+        SCTPPacket(sourcePort: sourcePort, destinationPort: destinationPort,
+                   verificationTag: verificationTag ?? self.verificationTag, chunks: chunks)
+    }
+
+    /// A crafted packet going the other way: ports swapped, the receiver's `verificationTag`.
+    func answer(chunks: [SCTPChunk], verificationTag: UInt32) -> SCTPPacket {
+        SCTPPacket(sourcePort: destinationPort, destinationPort: sourcePort, verificationTag: verificationTag, chunks: chunks)
+    }
+}

@@ -28,8 +28,7 @@ struct Pacer {
             if updated == nil { budget = depth }
             return
         }
-        let seconds = Double((now - updated).nanoseconds) / 1e9
-        let earned = bytesPerSecond * seconds
+        let earned = bytesPerSecond * (now - updated).seconds
         // Compare in floating point first: a long idle time times a high rate exceeds Int.
         budget = earned >= Double(depth - budget) ? depth : min(depth, budget + Int(earned))
     }
