@@ -9,16 +9,7 @@ internal import Darwin
 ///
 /// Uses the Goertzel algorithm (a single-bin DFT) over a Hann-windowed block:
 /// a coarse scan in 10 Hz steps, then a 0.5 Hz scan around the best bin.
-///
-/// A reading counts only if the tone dominates the block: the power in its bin, as a share of
-/// what the block's energy would give a pure tone there (`dominance`), is at least
-/// `minimumDominance`. A tone filling the block scores about 1, Chromium's 20 ms beep centred
-/// in a 100 ms block about 0.3, white noise about 0.003 × (bins scanned) / N — so loud noise,
-/// clicks and concealment hiss read as no tone instead of as their loudest bin.
 public enum ToneDetector {
-    /// The least `dominance` a reading needs.
-    public static let minimumDominance = 0.06
-
     /// Power of `frequency` in `samples` (mono, Hann-windowed), in arbitrary units.
     public static func power(at frequency: Double, in samples: [Int16], sampleRate: Int = 48_000) -> Double {
         power(at: frequency, windowed: window(samples[...]), sampleRate: sampleRate)
@@ -49,20 +40,20 @@ public enum ToneDetector {
             if p > bestPower { (best, bestPower) = (f, p) }
             f += 0.5
         }
-        return dominance(power: bestPower, windowed: block) >= minimumDominance ? best : nil
+        return best
     }
 
-    /// Which of `candidates` (Hz) carries the most power in `samples`; nil if `candidates` is
-    /// empty or none of them dominates the block.
+    /// Which of `candidates` (Hz) carries the most power in `samples`; nil if `candidates` is empty.
     public static func strongest(of candidates: [Double], in samples: [Int16], sampleRate: Int = 48_000) -> Double? {
         let block = window(samples[...])
-        let powers = candidates.map { ($0, power(at: $0, windowed: block, sampleRate: sampleRate)) }
-        guard let best = powers.max(by: { $0.1 < $1.1 }) else { return nil }
-        return dominance(power: best.1, windowed: block) >= minimumDominance ? best.0 : nil
+        return candidates.max { power(at: $0, windowed: block, sampleRate: sampleRate)
+            < power(at: $1, windowed: block, sampleRate: sampleRate) }
     }
 
     /// How much of `samples`' energy sits at `frequency`: 1 for a pure tone filling the block
-    /// (Hann window), near 0 for noise.
+    /// (Hann window), near 0 for noise. A measure only: readings are not gated on it, since
+    /// Chromium's received audio (Tern offering) carries a ~64 Hz component beside its 20 ms
+    /// beep that a gate on the whole block's energy let win.
     public static func dominance(at frequency: Double, in samples: [Int16], sampleRate: Int = 48_000) -> Double {
         let block = window(samples[...])
         return dominance(power: power(at: frequency, windowed: block, sampleRate: sampleRate), windowed: block)
