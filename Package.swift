@@ -42,6 +42,8 @@ let package = Package(
         // No default traits: they add swift-configuration and Foundation extras the server does not use.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        // Registration tokens: JWT (HS256) with exp/nbf and a role, minted and verified by a maintained library.
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.0"),
     ],
     targets: [
         // C libraries: system-library targets, each with its own prefixed `static inline` shims.
@@ -80,7 +82,8 @@ let package = Package(
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HummingbirdTLS", package: "hummingbird"),
                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                               .product(name: "NIOSSL", package: "swift-nio-ssl")],
+                               .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                               .product(name: "JWTKit", package: "jwt-kit")],
                 swiftSettings: strict),
         .target(name: "TernCall", dependencies: ["TernCore", "TernPeer", "TernSignaling", "TernMedia"], swiftSettings: strict),
         .target(name: "TernTrace", dependencies: ["TernCore"], swiftSettings: strict),

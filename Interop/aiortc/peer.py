@@ -30,8 +30,6 @@ What it verifies (each a named check in the result):
 import argparse
 import asyncio
 import fractions
-import hashlib
-import hmac
 import json
 import math
 import sys
@@ -540,8 +538,7 @@ class Peer:
         args = self.args
         async with websockets.connect(args.signal, max_size=2 ** 21) as ws:
             self.ws = ws
-            token = hmac.new(args.secret.encode(), args.user.encode(), hashlib.sha256).hexdigest() if args.secret else ""
-            await self.send({"type": "register", "user": args.user, "token": token})
+            await self.send({"type": "register", "user": args.user, "token": args.token})
             registered = json.loads(await asyncio.wait_for(ws.recv(), 5))
             if registered.get("type") != "registered":
                 self.checks["register"] = f"failed: {registered}"
@@ -711,7 +708,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--signal", required=True)
     parser.add_argument("--user", required=True)
-    parser.add_argument("--secret", default="")
+    parser.add_argument("--token", default="", help="registration token (JWT; `tern signal token` mints one)")
     role = parser.add_mutually_exclusive_group(required=True)
     role.add_argument("--call", metavar="OTHER")
     role.add_argument("--answer", action="store_true")

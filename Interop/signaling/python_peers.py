@@ -1,25 +1,27 @@
 #!/usr/bin/env python3
 """Two Python peers talk through a running `tern signal` server (protocol v1,
-Docs/SIGNALING.md): proves a non-Swift client can register with an HMAC token,
-call, relay W3C-shaped description/candidate JSON and hang up.
+Docs/SIGNALING.md): proves a non-Swift client can register with a JWT minted by
+another JWT library (PyJWT), call, relay W3C-shaped description/candidate JSON and hang up.
 
-    tern signal --port 8787 --secret s3cret &
-    /usr/bin/python3 Interop/signaling/python_peers.py ws://127.0.0.1:8787/v1 s3cret
+    openssl rand -hex 32 > secret
+    tern signal --port 8787 --secret-file secret &
+    /usr/bin/python3 Interop/signaling/python_peers.py ws://127.0.0.1:8787/v1 "$(cat secret)"
 
-Needs python3-websockets (Debian) or `pip install websockets`. Exit status 0 = all
-steps seen as expected.
+Needs python3-websockets and python3-jwt (Debian) or `pip install websockets pyjwt`.
+Exit status 0 = all steps seen as expected.
 """
 import asyncio
-import hashlib
-import hmac
 import json
 import sys
+import time
 
+import jwt
 import websockets
 
 
 def token(secret: str, user: str) -> str:
-    return hmac.new(secret.encode(), user.encode(), hashlib.sha256).hexdigest()
+    """A registration token as an application's backend mints it (Docs/SIGNALING.md "Tokens")."""
+    return jwt.encode({"sub": user, "exp": int(time.time()) + 300, "role": "user"}, secret, algorithm="HS256")
 
 
 async def expect(ws, **fields):

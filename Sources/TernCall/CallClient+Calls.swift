@@ -62,15 +62,18 @@ extension CallClient {
             if isOnCall {
                 out.append(.send(.reject(callId: invite.callId, reason: .busy)))
                 out.append(.rejectedBusy(invite))
-            } else if let request = takeAssignedRequest(for: invite) {
-                // The agent who picked our queue request calls: accepted at once, no ringing.
-                let txCode = invite.attachedData.value(named: "txCode") ?? request.requestId
-                currentCall = .acceptedFromQueue(invite: invite, txCode: txCode, configuration: configuration,
-                                                 now: now, &out)
             } else {
-                let txCode = invite.attachedData.value(named: "txCode") ?? ""
-                currentCall = .incoming(invite: invite, txCode: txCode, configuration: configuration,
-                                        now: now, &out)
+                // The agent who picked our queue request calls: accepted at once, no ringing, when the
+                // application allows it; otherwise it rings like any call, tagged with the request id.
+                let request = takeAssignedRequest(for: invite)
+                let txCode = invite.attachedData.value(named: "txCode") ?? request?.requestId ?? ""
+                if request != nil, configuration.acceptsCallsFromQueueAgents {
+                    currentCall = .acceptedFromQueue(invite: invite, txCode: txCode, configuration: configuration,
+                                                     now: now, &out)
+                } else {
+                    currentCall = .incoming(invite: invite, txCode: txCode, configuration: configuration,
+                                            now: now, &out)
+                }
             }
             return out
         }

@@ -22,6 +22,11 @@ public struct CallConfiguration: Hashable, Sendable {
     public var reconnectBackoff: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8)]
     /// Reconnect attempts after a lost signaling connection before the client fails.
     public var maxReconnectAttempts: Int = 5
+    /// Accept at once, without ringing, the call of the agent who picked one of this client's
+    /// queue requests. Off by default: the call rings like any other, so a picker the
+    /// application does not expect cannot get the customer's camera and microphone by itself
+    /// (the server lets only tokens with the agent role pick; Docs/SIGNALING.md "Queues").
+    public var acceptsCallsFromQueueAgents = false
 
     /// The defaults above.
     public init() {}

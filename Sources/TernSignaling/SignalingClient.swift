@@ -47,7 +47,7 @@ public actor SignalingClient {
     }
 
     /// Registers this connection as `user` and waits for `registered`.
-    /// Throws `.refused` with the server's error (`unauthorized`, `alreadyRegistered`, ...).
+    /// Throws `.refused` with the server's error (`badToken`, `tokenExpired`, `alreadyRegistered`, ...).
     public func register(user: String, token: String) async throws(SignalingClientError) {
         guard !awaitingRegister else {
             throw .refused(SignalingError(code: .invalidState, message: "a register is already in progress"))

@@ -1,6 +1,6 @@
 /// Why a `SignalingClient` operation failed.
 public enum SignalingClientError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The server refused the message (e.g. `unauthorized` for `register`).
+    /// The server refused the message (e.g. `badToken` for `register`).
     case refused(SignalingError)
     /// The connection is closed or failed.
     case transport(SignalingTransportError)

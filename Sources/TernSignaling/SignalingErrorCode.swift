@@ -31,8 +31,15 @@ public struct SignalingErrorCode: RawRepresentable, Codable, Hashable, Sendable,
     public static let frameTooLarge = SignalingErrorCode(rawValue: "frameTooLarge")
     /// Anything but `register` before `registered`.
     public static let notRegistered = SignalingErrorCode(rawValue: "notRegistered")
-    /// `register` with a token that is not HMAC-SHA256(secret, user) in lowercase hex.
-    public static let unauthorized = SignalingErrorCode(rawValue: "unauthorized")
+    /// `register` with a token that is not a JWT signed with the server's secret (HS256), names
+    /// another user (`sub`), lacks `exp`, or has a `role` other than `user` or `agent`.
+    public static let badToken = SignalingErrorCode(rawValue: "badToken")
+    /// `register` with a token whose `exp` has passed.
+    public static let tokenExpired = SignalingErrorCode(rawValue: "tokenExpired")
+    /// `register` with a token whose `nbf` is still to come.
+    public static let tokenNotYetValid = SignalingErrorCode(rawValue: "tokenNotYetValid")
+    /// The token's role does not allow the message (`pick` needs `role: agent`).
+    public static let forbidden = SignalingErrorCode(rawValue: "forbidden")
     /// `register` as another user on a connection that is already registered.
     public static let alreadyRegistered = SignalingErrorCode(rawValue: "alreadyRegistered")
     /// The user already has the maximum number of registered connections.

@@ -13,7 +13,7 @@ extension SignalingRouter {
             return refuse(connection, SignalingError(
                 code: .invalidMessage, message: "timeoutMs must be 1 to \(limits.maxTimeoutMs)", callId: id), into: &out)
         }
-        guard calls[id] == nil else {
+        guard calls[ExactKey(id)] == nil else {
             return refuse(connection, SignalingError(
                 code: .callIdInUse, message: "call id is in use; choose a fresh one (a UUID)", callId: id), into: &out)
         }
@@ -25,13 +25,13 @@ extension SignalingRouter {
                 callId: id), into: &out)
         }
         accepted(connection)
-        let devices = devicesByUser[invite.to, default: []].filter { $0 != connection }
+        let devices = devicesByUser[ExactKey(invite.to), default: []].filter { $0 != connection }
         guard !devices.isEmpty else {
             // Nobody to ring: the caller gets a reject, like a callee would send.
             return send(.reject(callId: id, reason: .unavailable), to: connection, into: &out)
         }
         let policy = invite.rejectPolicy ?? .all
-        calls[id] = SignalingCall(
+        calls[ExactKey(id)] = SignalingCall(
             id: id, caller: connection, callerUser: user, calleeUser: invite.to, devices: devices,
             deadline: now + .milliseconds(timeoutMs), rejectPolicy: policy)
         var delivered = invite
@@ -46,7 +46,7 @@ extension SignalingRouter {
     mutating func lookupCall(_ id: String, for connection: SignalingConnectionID, doing what: String,
                        into out: inout [SignalingRouterAction]) -> (SignalingCall, SignalingCall.Role)?
     {
-        if let call = calls[id] {
+        if let call = calls[ExactKey(id)] {
             let role = call.role(of: connection)
             if role != .outsider { return (call, role) }
         }
@@ -68,7 +68,7 @@ extension SignalingRouter {
         }
         accepted(connection)
         guard !call.ringingForwarded else { return }
-        calls[id]?.ringingForwarded = true
+        calls[ExactKey(id)]?.ringingForwarded = true
         send(.ringing(callId: id), to: call.caller, into: &out)
     }
 
@@ -81,7 +81,7 @@ extension SignalingRouter {
         }
         accepted(connection)
         let others = call.ringingDevices.filter { $0 != connection }
-        calls[id]?.answeredBy = connection
+        calls[ExactKey(id)]?.answeredBy = connection
         send(.accept(callId: id), to: call.caller, into: &out)
         for device in others { send(.answeredElsewhere(callId: id), to: device, into: &out) }
     }
@@ -104,16 +104,16 @@ extension SignalingRouter {
     mutating func deviceGone(_ connection: SignalingConnectionID, from id: String, reason: RejectReason,
                              into out: inout [SignalingRouterAction])
     {
-        guard var call = calls[id] else { return }
+        guard var call = calls[ExactKey(id)] else { return }
         call.rejections[connection] = reason
         let remaining = call.ringingDevices
         if call.rejectPolicy == .any || remaining.isEmpty {
             let finalReason = call.rejectPolicy == .any ? reason : call.combinedRejectReason
             send(.reject(callId: id, reason: finalReason), to: call.caller, into: &out)
             for device in remaining { send(.rejectedElsewhere(callId: id), to: device, into: &out) }
-            calls[id] = nil
+            calls[ExactKey(id)] = nil
         } else {
-            calls[id] = call
+            calls[ExactKey(id)] = call
         }
     }
 
@@ -148,7 +148,7 @@ extension SignalingRouter {
         } else {
             for device in call.ringingDevices { send(.cancel(callId: call.id), to: device, into: &out) }
         }
-        calls[call.id] = nil
+        calls[ExactKey(call.id)] = nil
     }
 
     /// `description` and `candidate`: relayed to the other party of an answered call.

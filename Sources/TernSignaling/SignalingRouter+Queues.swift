@@ -7,7 +7,7 @@ extension SignalingRouter {
         guard validIdentifier(requestId) else {
             return refuse(connection, identifierError("requestId", requestId: nil), into: &out)
         }
-        var entries = queues[queue, default: []]
+        var entries = queues[ExactKey(queue), default: []]
         guard !entries.contains(where: { $0.requestId == requestId }) else {
             return refuse(connection, SignalingError(
                 code: .duplicateRequest, message: "request id already waits in queue \"\(queue)\"",
@@ -26,7 +26,7 @@ extension SignalingRouter {
         accepted(connection)
         entries.append(SignalingQueueEntry(
             requestId: requestId, customer: connection, customerUser: user, attachedData: attachedData))
-        queues[queue] = entries
+        queues[ExactKey(queue)] = entries
         send(.queuePosition(queue: queue, requestId: requestId, position: entries.count), to: connection, into: &out)
     }
 
@@ -34,7 +34,7 @@ extension SignalingRouter {
     mutating func dequeue(queue: String, requestId: String, from connection: SignalingConnectionID,
                           into out: inout [SignalingRouterAction])
     {
-        guard let index = queues[queue]?.firstIndex(where: { $0.requestId == requestId && $0.customer == connection })
+        guard let index = queues[ExactKey(queue)]?.firstIndex(where: { $0.requestId == requestId && $0.customer == connection })
         else {
             return refuse(connection, SignalingError(
                 code: .unknownRequest, message: "no request of this connection waits in queue \"\(queue)\"",
@@ -45,12 +45,17 @@ extension SignalingRouter {
         send(.dequeued(queue: queue, requestId: requestId), to: connection, into: &out)
     }
 
-    /// `pick`: the agent gets the head of the queue, the customer learns who picked it,
+    /// `pick` (agents only: it reads the customer's attached data): the agent gets the head of the queue, the customer learns who picked it,
     /// everyone behind moves up.
     mutating func pick(queue: String, agent: SignalingConnectionID, agentUser: String,
                        into out: inout [SignalingRouterAction])
     {
-        guard let head = queues[queue]?.first else {
+        guard connections[agent]?.role == .agent else {
+            return refuse(agent, SignalingError(
+                code: .forbidden, message: "pick needs a token with role \"agent\" (this one is \"user\")"),
+                into: &out)
+        }
+        guard let head = queues[ExactKey(queue)]?.first else {
             return refuse(agent, SignalingError(
                 code: .queueEmpty, message: "nobody waits in queue \"\(queue)\""), into: &out)
         }
@@ -63,9 +68,9 @@ extension SignalingRouter {
 
     /// Removes one entry and sends the new position to every entry behind it.
     mutating func removeEntry(at index: Int, from queue: String, into out: inout [SignalingRouterAction]) {
-        guard var entries = queues[queue], entries.indices.contains(index) else { return }
+        guard var entries = queues[ExactKey(queue)], entries.indices.contains(index) else { return }
         entries.remove(at: index)
-        queues[queue] = entries.isEmpty ? nil : entries
+        queues[ExactKey(queue)] = entries.isEmpty ? nil : entries
         for position in index..<entries.count {
             let entry = entries[position]
             send(.queuePosition(queue: queue, requestId: entry.requestId, position: position + 1),
@@ -75,9 +80,9 @@ extension SignalingRouter {
 
     /// A connection went away: its requests leave every queue.
     mutating func requestsLost(_ connection: SignalingConnectionID, into out: inout [SignalingRouterAction]) {
-        for queue in queues.keys.sorted() {
-            while let index = queues[queue]?.firstIndex(where: { $0.customer == connection }) {
-                removeEntry(at: index, from: queue, into: &out)
+        for key in queues.keys.sorted() {
+            while let index = queues[key]?.firstIndex(where: { $0.customer == connection }) {
+                removeEntry(at: index, from: key.text, into: &out)
             }
         }
     }

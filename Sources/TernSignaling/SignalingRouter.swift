@@ -11,6 +11,10 @@ public struct SignalingRouter: Sendable {
     /// Per-connection state.
     struct Connection: Sendable {
         var user: String?
+        /// What the token allows; set with `user`.
+        var role: SignalingRole?
+        /// The user whose token the driver is verifying (`SignalingRouterAction.verifyToken`).
+        var verifying: String?
         var consecutiveErrors = 0
         var closing = false
         /// When it must have registered by (`SignalingLimits.registerTimeoutMs`); nil once registered.
@@ -20,28 +24,29 @@ public struct SignalingRouter: Sendable {
         var tokensAt: Instant?
     }
 
-    /// The HMAC secret; `nil` is open development mode (any token accepted).
-    public let secret: String?
+    /// Whether `register` needs a token the driver's `SignalingTokenVerifier` accepts; without,
+    /// open development mode: any token registers, with the agent role.
+    public let verifiesTokens: Bool
     /// The limits enforced.
     public let limits: SignalingLimits
 
     var connections: [SignalingConnectionID: Connection] = [:]
     /// Registered connections of each user, ascending.
-    var devicesByUser: [String: [SignalingConnectionID]] = [:]
-    var calls: [String: SignalingCall] = [:]
-    var queues: [String: [SignalingQueueEntry]] = [:]
-    /// Messages refused since the router started, by error code (malformed, unauthorized,
+    var devicesByUser: [ExactKey: [SignalingConnectionID]] = [:]
+    var calls: [ExactKey: SignalingCall] = [:]
+    var queues: [ExactKey: [SignalingQueueEntry]] = [:]
+    /// Messages refused since the router started, by error code (malformed, bad token,
     /// someone else's call, too large, ...): the security counters of Docs/SIGNALING.md.
     public private(set) var refusals: [SignalingErrorCode: Int] = [:]
 
-    /// Creates a router; `secret: nil` accepts any token (development only).
-    public init(secret: String? = nil, limits: SignalingLimits = SignalingLimits()) {
-        self.secret = secret
+    /// Creates a router; `verifiesTokens: false` accepts any token (development only).
+    public init(verifiesTokens: Bool = false, limits: SignalingLimits = SignalingLimits()) {
+        self.verifiesTokens = verifiesTokens
         self.limits = limits
     }
 
     /// Whether `register` accepts any token.
-    public var isOpenMode: Bool { secret == nil }
+    public var isOpenMode: Bool { !verifiesTokens }
 
     /// Connections known to the router.
     public var connectionCount: Int { connections.count }
@@ -51,6 +56,9 @@ public struct SignalingRouter: Sendable {
 
     /// The user a connection registered as, if it did.
     public func user(of connection: SignalingConnectionID) -> String? { connections[connection]?.user }
+
+    /// The role a connection registered with, if it did.
+    public func role(of connection: SignalingConnectionID) -> SignalingRole? { connections[connection]?.role }
 
     /// The earliest instant at which `handleTimeout(now:)` has work; `nil` if none.
     public var nextTimeout: Instant? {
@@ -106,8 +114,9 @@ public struct SignalingRouter: Sendable {
         guard let state = connections.removeValue(forKey: connection) else { return [] }
         var out: [SignalingRouterAction] = []
         if let user = state.user {
-            devicesByUser[user]?.removeAll { $0 == connection }
-            if devicesByUser[user]?.isEmpty == true { devicesByUser[user] = nil }
+            let key = ExactKey(user)
+            devicesByUser[key]?.removeAll { $0 == connection }
+            if devicesByUser[key]?.isEmpty == true { devicesByUser[key] = nil }
         }
         callsLost(connection, into: &out)
         requestsLost(connection, into: &out)
@@ -127,7 +136,7 @@ public struct SignalingRouter: Sendable {
         for call in expired {
             send(.timeout(callId: call.id), to: call.caller, into: &out)
             for device in call.ringingDevices { send(.timeout(callId: call.id), to: device, into: &out) }
-            calls[call.id] = nil
+            calls[ExactKey(call.id)] = nil
         }
         return out
     }
@@ -146,8 +155,9 @@ public struct SignalingRouter: Sendable {
             return register(connection, user: user, token: token, into: &out)
         }
         guard let user = connections[connection]?.user else {
+            let wait = connections[connection]?.verifying == nil ? "send register before" : "wait for registered before"
             return refuse(connection, SignalingError(
-                code: .notRegistered, message: "send register before \(message.type)", callId: message.callId), into: &out)
+                code: .notRegistered, message: "\(wait) \(message.type)", callId: message.callId), into: &out)
         }
         switch message {
         case .invite(let invite): self.invite(invite, from: connection, user: user, now: now, into: &out)

@@ -4,4 +4,7 @@ public enum SignalingRouterAction: Hashable, Sendable {
     case send(SignalingConnectionID, SignalingMessage)
     /// Close `connection` (after sending what was queued before this action).
     case close(SignalingConnectionID, reason: String)
+    /// Check `token` for `user` (`SignalingTokenVerifier`) and hand the answer back with
+    /// `SignalingRouter.tokenVerified`; until then the connection is not registered.
+    case verifyToken(SignalingConnectionID, user: String, token: String)
 }

@@ -42,11 +42,17 @@ public final class SignalingSwitchboard: Sendable {
     public let outboundBudget: Int
     /// The most connections open at once; one more gets `Outgoing.closeServerFull` at once.
     public let maximumConnections: Int
+    /// Checks `register` tokens; nil is open development mode (any token registers).
+    let tokenVerifier: (any SignalingTokenVerifier)?
 
-    /// Creates a switchboard around `router`, reading time from `clock`.
-    public init(router: SignalingRouter, clock: any MonotonicClock = SystemClock(), outboundBudget: Int = 4 * 1024 * 1024,
+    /// Creates a switchboard and its router, reading time from `clock`. With a
+    /// `tokenVerifier`, `register` needs a token it accepts; without, any token registers
+    /// (development only).
+    public init(limits: SignalingLimits = SignalingLimits(), tokenVerifier: (any SignalingTokenVerifier)? = nil,
+                clock: any MonotonicClock = SystemClock(), outboundBudget: Int = 4 * 1024 * 1024,
                 maximumConnections: Int = 10_000) {
-        state = Mutex(State(router: router))
+        state = Mutex(State(router: SignalingRouter(verifiesTokens: tokenVerifier != nil, limits: limits)))
+        self.tokenVerifier = tokenVerifier
         self.clock = clock
         self.outboundBudget = outboundBudget
         self.maximumConnections = maximumConnections
@@ -91,6 +97,17 @@ public final class SignalingSwitchboard: Sendable {
             return actions.compactMap { action in
                 if case let .send(to, .error(error)) = action, to == connection { error } else { nil }
             }
+        }
+    }
+
+    /// The verifier's answer for a `register` (see `deliver`).
+    private func tokenVerified(_ connection: SignalingConnectionID, user: String,
+                               result: Result<SignalingRole, SignalingError>) {
+        let now = clock.now()
+        state.withLock { state in
+            guard state.outlets[connection] != nil else { return }
+            deliver(state.router.tokenVerified(connection: connection, user: user, result: result, now: now),
+                    in: &state, now: now)
         }
     }
 
@@ -173,6 +190,14 @@ public final class SignalingSwitchboard: Sendable {
                 }
                 state.queuedBytes[connection] = queued
                 outlet.yield(.text(text))
+            case .verifyToken(let connection, let user, let token):
+                // The verifier may be slow (it is async): the connection waits unregistered.
+                let verifier = tokenVerifier
+                Task { [self] in
+                    let result = await verifier?.verify(token: token, user: user)
+                        ?? .failure(SignalingError(code: .badToken, message: "this server checks no tokens"))
+                    tokenVerified(connection, user: user, result: result)
+                }
             case .close(let connection, let reason):
                 state.queuedBytes[connection] = nil
                 if let outlet = state.outlets.removeValue(forKey: connection) {

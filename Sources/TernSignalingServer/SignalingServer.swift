@@ -36,9 +36,9 @@ public actor SignalingServer {
     private var running: Task<Void, any Error>?
     private var timer: Task<Void, Never>?
 
-    /// A server on `host:port`. `secret` enables token checks (`SignalingToken`);
+    /// A server on `host:port`. `tokens` enables token checks (JWT, `SignalingTokens`);
     /// `nil` is open development mode (any token accepted, a warning is logged).
-    public init(host: String = "127.0.0.1", port: Int = 8787, secret: String? = nil,
+    public init(host: String = "127.0.0.1", port: Int = 8787, tokens: SignalingTokens? = nil,
                 limits: SignalingLimits = SignalingLimits(), clock: any MonotonicClock = SystemClock(),
                 tls: SignalingServerTLS? = nil)
     {
@@ -46,7 +46,7 @@ public actor SignalingServer {
         self.port = port
         self.tls = tls
         logger = TernLog.logger("signaling")
-        switchboard = SignalingSwitchboard(router: SignalingRouter(secret: secret, limits: limits), clock: clock)
+        switchboard = SignalingSwitchboard(limits: limits, tokenVerifier: tokens, clock: clock)
     }
 
     /// Starts listening and returns the bound port; the server runs until `shutdown()`.
@@ -66,7 +66,7 @@ public actor SignalingServer {
 
     /// Stops accepting connections, closes the open ones (1001, going away) and waits
     /// for the server to finish.
-    /// Messages refused so far, by error code (malformed, unauthorized, someone else's call, ...).
+    /// Messages refused so far, by error code (malformed, bad token, someone else's call, ...).
     public var refusals: [SignalingErrorCode: Int] { switchboard.refusals }
 
     public func shutdown() async {

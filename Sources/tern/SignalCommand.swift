@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import TernSignaling
 import TernSignalingServer
 #if canImport(Glibc)
 import Glibc
@@ -6,11 +8,20 @@ import Glibc
 import Darwin
 #endif
 
-/// `tern signal`: runs the reference signaling server (protocol v1, Docs/SIGNALING.md).
+/// `tern signal`: the reference signaling server (protocol v1, Docs/SIGNALING.md) and its tokens.
 struct SignalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signal",
-        abstract: "Run the reference signaling server (WebSocket, protocol v1; see Docs/SIGNALING.md).")
+        abstract: "Run the reference signaling server (WebSocket, protocol v1; see Docs/SIGNALING.md), or mint a token for it.",
+        subcommands: [SignalServeCommand.self, SignalTokenCommand.self],
+        defaultSubcommand: SignalServeCommand.self)
+}
+
+/// `tern signal [serve]`: runs the server.
+struct SignalServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the reference signaling server (the default of tern signal).")
 
     @Option(help: "Port to listen on (0 = any free port).")
     var port: Int = 8787
@@ -18,10 +29,10 @@ struct SignalCommand: AsyncParsableCommand {
     @Option(help: "Interface to listen on.")
     var host: String = "127.0.0.1"
 
-    @Option(help: "HMAC secret: register needs token = lowercase hex HMAC-SHA256(secret, user). Without it, any token is accepted (development only).")
+    @Option(help: "Token secret (at least 32 bytes): register needs a JWT signed with it (HS256; tern signal token mints one). Without it, any token is accepted (development only).")
     var secret: String?
 
-    @Option(help: ArgumentHelp("Read the HMAC secret from the first line of this file (or set TERN_SIGNAL_SECRET): a --secret on the command line is visible to every local user.", valueName: "file"))
+    @Option(help: ArgumentHelp("Read the token secret from the first line of this file (or set TERN_SIGNAL_SECRET): a --secret on the command line is visible to every local user.", valueName: "file"))
     var secretFile: String?
 
     @Flag(help: "Announce the server as JSON lines ({\"event\":\"listening\",\"url\":…}) for scripts.")
@@ -47,7 +58,8 @@ struct SignalCommand: AsyncParsableCommand {
         }
         let json = self.json
         let tls = tlsCert.flatMap { cert in tlsKey.map { SignalingServerTLS(certificateChainPath: cert, privateKeyPath: $0) } }
-        let server = SignalingServer(host: host, port: port, secret: secret, tls: tls)
+        let tokens = if let secret { try await SignalingTokens(secret: secret) } else { SignalingTokens?.none }
+        let server = SignalingServer(host: host, port: port, tokens: tokens, tls: tls)
         let host = self.host
         try await server.run { bound in
             let url = "\(tls == nil ? "ws" : "wss")://\(host):\(bound)/v1"
@@ -55,5 +67,53 @@ struct SignalCommand: AsyncParsableCommand {
                 : "tern signal: listening on \(url) (Ctrl-C to stop)")
             fflush(nil)  // scripts read the URL from a pipe: do not leave it in the buffer
         }
+    }
+}
+
+/// `tern signal token`: prints a registration token (JWT) for tests and scripts; a real
+/// deployment mints them in its backend with any JWT library and the same secret.
+struct SignalTokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print a registration token (JWT, HS256) for the server's secret.")
+
+    @Option(help: ArgumentHelp("The secret, from the first line of this file (or set TERN_SIGNAL_SECRET).", valueName: "file"))
+    var secretFile: String?
+
+    @Option(help: "The secret on the command line (tests only: visible to every local user).")
+    var secret: String?
+
+    @Option(help: "The user id the token proves (the sub claim).")
+    var user: String
+
+    @Option(help: "user, or agent (may pick queue requests).")
+    var role: String = "user"
+
+    @Option(help: ArgumentHelp("How long it is valid: seconds, or with s, m, h or d (1h, 30m, 7d).", valueName: "duration"))
+    var ttl: String = "1h"
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Valid only from this many seconds from now (the nbf claim; negative for the past).", valueName: "seconds"))
+    var notBefore: Int?
+
+    func run() async throws {
+        guard let secret = try SecretInput.resolve(option: secret, file: secretFile, environment: "TERN_SIGNAL_SECRET") else {
+            throw ValidationError("give the server's secret: --secret-file FILE or TERN_SIGNAL_SECRET")
+        }
+        guard let role = SignalingRole(rawValue: role) else { throw ValidationError("--role is user or agent") }
+        guard let lifetime = Self.duration(ttl) else { throw ValidationError("--ttl: a number of seconds, or 30m, 1h, 7d") }
+        let tokens = try await SignalingTokens(secret: secret)
+        let start = notBefore.map { Date().addingTimeInterval(TimeInterval($0)) }
+        print(try await tokens.mint(user: user, role: role, lifetime: lifetime, notBefore: start))
+    }
+
+    /// `90`, `90s`, `30m`, `1h`, `7d`; negative values give tokens that are already expired (tests).
+    static func duration(_ text: String) -> Duration? {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let last = text.last, let unit = units[last], let value = Int64(text.dropLast()) {
+            let (seconds, overflow) = value.multipliedReportingOverflow(by: unit)
+            return overflow ? nil : .seconds(seconds)
+        }
+        return Int64(text).map { .seconds($0) }
     }
 }

@@ -14,7 +14,8 @@ struct TernPeerCommandTests {
         private let output = Mutex(Data())
         private let finished = Mutex(false)
 
-        init(_ name: String, executable: URL? = nil, _ arguments: [String]) throws {
+        /// `withErrors`: standard error joins the lines too (ArgumentParser's "Error: …").
+        init(_ name: String, executable: URL? = nil, _ arguments: [String], withErrors: Bool = false) throws {
             let tern = try #require(executable ?? TernCallCommandTests.tern, "build tern first: swift build --build-tests")
             self.name = name
             process = Process()
@@ -22,7 +23,7 @@ struct TernPeerCommandTests {
             process.arguments = arguments
             let pipe = Pipe()
             process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
+            process.standardError = withErrors ? pipe : FileHandle.nullDevice
             try process.run()
             let handle = pipe.fileHandleForReading
             Thread.detachNewThread { [self] in
@@ -194,16 +195,32 @@ struct TernPeerCommandTests {
         #expect(page.contains("<svg"))
     }
 
-    @Test("secrets from files: tern signal --secret-file, tern peer --token-file; a wrong token is refused")
+    @Test("secrets from files: tern signal --secret-file, tern signal token, tern peer --token-file; a wrong, an expired and a short-secret token are refused")
     func secretsFromFiles() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tern-secrets-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let secret = directory.appendingPathComponent("secret").path, good = directory.appendingPathComponent("good").path,
-            bad = directory.appendingPathComponent("bad").path
-        try "s3cret\n".write(toFile: secret, atomically: true, encoding: .utf8)
-        // RFC 2104 HMAC-SHA256("s3cret", "alice"), as `SignalingToken.make` and Python's hmac compute it.
-        try "  3c1d0fdf02b5a58c16f7fef3ab5ef7d3ff3b0ea6b6a9f6e6d6f1ab22b0f2dc6e\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let secret = directory.appendingPathComponent("secret").path, short = directory.appendingPathComponent("short").path
+        try "tern-cli-test-secret-0123456789abcdef\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        try "s3cret\n".write(toFile: short, atomically: true, encoding: .utf8)
+
+        let refusedSecret = try Child("short", ["signal", "--port", "0", "--secret-file", short], withErrors: true)
+        #expect(await refusedSecret.exit(within: 20) != 0)
+        #expect(refusedSecret.lines.contains { $0.contains("HS256 needs at least 32") }, "\(refusedSecret.lines.suffix(3))")
+
+        func mint(_ name: String, _ arguments: [String]) async throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            let child = try Child(name, ["signal", "token", "--secret-file", secret, "--user", "alice"] + arguments)
+            #expect(await child.exit(within: 20) == 0)
+            let token = try #require(child.lines.last { $0.split(separator: ".").count == 3 }, "\(child.lines)")
+            try "\(token)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let good = try await mint("good", ["--ttl", "5m"])
+        let expired = try await mint("expired", ["--ttl", "60", "--not-before", "-120"])
+        let bad = directory.appendingPathComponent("bad").path
+        try "eyJhbGciOiJub25lIn0.eyJzdWIiOiJhbGljZSJ9.\n".write(toFile: bad, atomically: true, encoding: .utf8)
+
         let signal = try Child("signal", ["signal", "--port", "0", "--secret-file", secret])
         defer { signal.kill() }
         guard let line = await signal.line(containing: "listening on ws://"), let start = line.range(of: "ws://"),
@@ -211,19 +228,16 @@ struct TernPeerCommandTests {
             throw TestFailure("tern signal printed no URL: \(signal.lines)")
         }
         #expect(!signal.lines.contains { $0.contains("open development mode") }, "the file's secret is in force")
-        let mac = try Child("mac", executable: URL(fileURLWithPath: "/usr/bin/python3"),
-                            ["-c", "import hmac,hashlib;print(hmac.new(b's3cret',b'alice',hashlib.sha256).hexdigest())"])
-        _ = await mac.exit(within: 10)
-        let token = try #require(mac.lines.first)
-        try "\(token)\n".write(toFile: good, atomically: true, encoding: .utf8)
         let common = ["peer", "--signal", String(url), "--json", "--user", "alice", "--answer", "--wait", "1"]
         let accepted = try Child("good", common + ["--token-file", good])
         #expect(await accepted.line(containing: "\"event\":\"registered\"") != nil, "\(accepted.lines.suffix(5))")
         accepted.kill()
-        let refused = try Child("bad", common + ["--token-file", bad])
-        _ = await refused.exit(within: 20)
-        #expect(!refused.lines.contains { $0.contains("\"event\":\"registered\"") })
-        #expect(refused.lines.contains { $0.contains("unauthorized") }, "\(refused.lines.suffix(5))")
+        for (file, code) in [(bad, "badToken"), (expired, "tokenExpired")] {
+            let refused = try Child("refused", common + ["--token-file", file])
+            _ = await refused.exit(within: 20)
+            #expect(!refused.lines.contains { $0.contains("\"event\":\"registered\"") })
+            #expect(refused.lines.contains { $0.contains(code) }, "\(refused.lines.suffix(5))")
+        }
     }
 
     @Test("--expect-tone: hearing 660 Hz where 500 Hz is expected fails the audio step and the exit status")

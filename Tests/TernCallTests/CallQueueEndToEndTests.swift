@@ -46,7 +46,7 @@ struct CallQueueEndToEndTests {
         let url = "ws://127.0.0.1:\(port)/v1"
         let names = ["dave", "erin", "frank"]
         var customers: [CallAgent] = []
-        for name in names { customers.append(try await EndToEnd.agent(name, url: url)) }
+        for name in names { customers.append(try await EndToEnd.agent(name, url: url, configuration: EndToEnd.acceptingQueueAgents)) }
         let carol = try await EndToEnd.agent("carol", url: url)
         let seen = names.map { _ in QueueObserver() }
         let carolSeen = QueueObserver()
@@ -98,9 +98,10 @@ struct CallQueueEndToEndTests {
         let server = SignalingServer(host: "127.0.0.1", port: 0)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
-        let client = try await SignalingClient.connect(url: url)  // default options: auto-accept on
+        let client = try await SignalingClient.connect(url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: true))
         try await client.register(user: "dave", token: "")
-        let dave = CallAgent(user: "dave", signaling: client, peerConfiguration: .loopback)
+        let dave = CallAgent(user: "dave", signaling: client, peerConfiguration: .loopback,
+                             configuration: EndToEnd.acceptingQueueAgents)
         try await dave.start()
         let carol = try await EndToEnd.agent("carol", url: url)
         let daveSeen = QueueObserver(), carolSeen = QueueObserver()

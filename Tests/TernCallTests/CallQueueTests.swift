@@ -8,8 +8,10 @@ import TernCore
 struct CallQueueTests {
     private let data = [CallDataItem(name: "processName", value: "CustOnboarding"), CallDataItem(name: "lang", value: "de")]
 
-    private func running() throws -> CallClient {
-        var client = CallClient()
+    private func running(acceptsCallsFromQueueAgents: Bool = true) throws -> CallClient {
+        var configuration = CallConfiguration()
+        configuration.acceptsCallsFromQueueAgents = acceptsCallsFromQueueAgents
+        var client = CallClient(configuration: configuration)
         _ = try client.start(now: .zero)
         _ = client.signalingConnected(now: .zero)
         return client
@@ -19,7 +21,7 @@ struct CallQueueTests {
         out.compactMap { if case .stateChanged(let change) = $0 { change.state.rawValue } else { nil } }
     }
 
-    @Test("enqueue → positions → assigned → the agent's invite is accepted at once: CONNECTING, no RINGING")
+    @Test("acceptsCallsFromQueueAgents on: enqueue → positions → assigned → the agent's invite is accepted at once: CONNECTING, no RINGING")
     func pickedRequestsCallIsAcceptedWithoutRinging() throws {
         var client = try running()
         #expect(try client.enqueue(queue: "kyc", requestId: "r1", attachedData: data, now: .zero)
@@ -42,6 +44,20 @@ struct CallQueueTests {
         #expect(out.last == .action(.awaitOffer(callId: "q1", media: .audioVideo)))
         #expect(client.queueRequests.isEmpty)
         #expect(client.isOnCall)
+    }
+
+    @Test("by default the picking agent's call rings like any other, tagged with the request id")
+    func agentsCallRingsByDefault() throws {
+        #expect(CallConfiguration().acceptsCallsFromQueueAgents == false)
+        var client = try running(acceptsCallsFromQueueAgents: false)
+        _ = try client.enqueue(queue: "kyc", requestId: "r1", now: .zero)
+        _ = client.receive(.assigned(queue: "kyc", requestId: "r1", agent: "carol"), now: .zero)
+        let invite = CallInvite(callId: "q1", from: "carol", to: "dave", media: .audioOnly)
+        let out = client.receive(.invite(invite), now: .zero)
+        #expect(out.first == .incomingCall(invite, txCode: "r1"))
+        #expect(states(out) == ["RINGING"])
+        #expect(!out.contains(.send(.accept(callId: "q1"))))
+        #expect(client.queueRequests.isEmpty, "the request is answered by this call")
     }
 
     @Test("an invite from anyone but the picking agent rings as usual")

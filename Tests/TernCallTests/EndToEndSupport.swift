@@ -30,9 +30,19 @@ enum EndToEnd {
     }
 
     /// A started agent on one connected client, with loopback peer connections.
-    static func agent(_ user: String, url: String) async throws -> CallAgent {
-        let agent = CallAgent(user: user, signaling: try await connectedClient(user, url: url), peerConfiguration: .loopback)
+    static func agent(_ user: String, url: String, configuration: CallConfiguration = CallConfiguration())
+        async throws -> CallAgent
+    {
+        let agent = CallAgent(user: user, signaling: try await connectedClient(user, url: url), peerConfiguration: .loopback,
+                              configuration: configuration)
         try await agent.start()
         return agent
+    }
+
+    /// A customer's configuration that accepts the picking agent's call without ringing.
+    static var acceptingQueueAgents: CallConfiguration {
+        var configuration = CallConfiguration()
+        configuration.acceptsCallsFromQueueAgents = true
+        return configuration
     }
 }

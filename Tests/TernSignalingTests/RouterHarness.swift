@@ -7,8 +7,8 @@ struct RouterHarness {
     var router: SignalingRouter
     var now = Instant.zero
 
-    init(secret: String? = nil, limits: SignalingLimits = SignalingLimits()) {
-        router = SignalingRouter(secret: secret, limits: limits)
+    init(verifiesTokens: Bool = false, limits: SignalingLimits = SignalingLimits()) {
+        router = SignalingRouter(verifiesTokens: verifiesTokens, limits: limits)
     }
 
     mutating func json(_ connection: UInt64, _ text: String) -> [SignalingRouterAction] {
@@ -26,6 +26,13 @@ struct RouterHarness {
         send(connection, .register(user: user, token: token))
     }
 
+    /// The driver's part of a verified `register`: the verifier's answer for `connection`.
+    mutating func verified(_ connection: UInt64, _ user: String, _ result: Result<SignalingRole, SignalingError>)
+        -> [SignalingRouterAction]
+    {
+        router.tokenVerified(connection: c(connection), user: user, result: result, now: now)
+    }
+
     mutating func close(_ connection: UInt64) -> [SignalingRouterAction] {
         router.close(connection: c(connection), now: now)
     }
@@ -35,6 +42,9 @@ struct RouterHarness {
         return router.handleTimeout(now: now)
     }
 }
+
+/// A token secret long enough for HS256 (RFC 7518 §3.2), for tests.
+let testSecret = "tern-test-secret-0123456789abcdef"
 
 func c(_ n: UInt64) -> SignalingConnectionID { SignalingConnectionID(n) }
 

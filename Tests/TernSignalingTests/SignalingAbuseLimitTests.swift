@@ -38,7 +38,7 @@ struct SignalingAbuseLimitTests {
 
     @Test("one connection more than maximumConnections is closed at once with closeServerFull")
     func connectionCap() async {
-        let board = SignalingSwitchboard(router: SignalingRouter(), maximumConnections: 2)
+        let board = SignalingSwitchboard(maximumConnections: 2)
         let (_, first) = board.open()
         _ = board.open()
         let (third, refused) = board.open()

@@ -1,6 +1,7 @@
 import Testing
 import TernCore
 import TernSignaling
+import TernSignalingServer
 
 /// Reads the next message from a client's stream.
 func next(_ client: SignalingClient) async -> SignalingMessage? {
@@ -20,7 +21,7 @@ struct SignalingClientInMemoryTests {
 
     @Test("register, invite, accept, description relay, hangup; activeCalls follows")
     func call() async throws {
-        let board = SignalingSwitchboard(router: SignalingRouter())
+        let board = SignalingSwitchboard()
         let alice = try await Self.client(board, "alice")
         let bob = try await Self.client(board, "bob")
         #expect(await next(alice) == .registered(user: "alice"))
@@ -44,19 +45,23 @@ struct SignalingClientInMemoryTests {
         await bob.close()
     }
 
-    @Test("register with a wrong token throws refused(unauthorized)")
-    func wrongToken() async {
-        let board = SignalingSwitchboard(router: SignalingRouter(secret: "s"))
+    @Test("register with a wrong token throws refused(badToken); a minted one registers")
+    func wrongToken() async throws {
+        let tokens = try await SignalingTokens(secret: testSecret)
+        let board = SignalingSwitchboard(tokenVerifier: tokens)
         let client = SignalingClient(transport: InMemorySignalingTransport(switchboard: board))
-        await #expect(throws: SignalingClientError.self) { try await client.register(user: "alice", token: "00") }
-        try? await client.register(user: "alice", token: SignalingToken.make(user: "alice", secret: "s"))
+        await #expect(throws: SignalingClientError.refused(SignalingError(
+            code: .badToken, message: "the token is not a JWT signed with this server's secret (HS256)"))) {
+            try await client.register(user: "alice", token: "00")
+        }
+        try? await client.register(user: "alice", token: try await tokens.mint(user: "alice", lifetime: .seconds(60)))
         #expect(await client.user == "alice")
         await client.close()
     }
 
     @Test("a client in a call answers a second invite with reject busy by itself")
     func busy() async throws {
-        let board = SignalingSwitchboard(router: SignalingRouter())
+        let board = SignalingSwitchboard()
         let alice = try await Self.client(board, "alice")
         let bob = try await Self.client(board, "bob")
         let carol = try await Self.client(board, "carol")
@@ -70,10 +75,11 @@ struct SignalingClientInMemoryTests {
         await alice.close(); await bob.close(); await carol.close()
     }
 
-    @Test("queue flow: the customer's client accepts the picking agent's invite by itself")
+    @Test("queue flow, auto-accept turned on: the customer's client accepts the picking agent's invite by itself")
     func queueAutoAccept() async throws {
-        let board = SignalingSwitchboard(router: SignalingRouter())
-        let dave = try await Self.client(board, "dave")
+        #expect(SignalingClientOptions().autoAcceptAssignedCalls == false, "off unless the application turns it on")
+        let board = SignalingSwitchboard()
+        let dave = try await Self.client(board, "dave", options: SignalingClientOptions(autoAcceptAssignedCalls: true))
         let carol = try await Self.client(board, "carol")
         _ = await next(dave); _ = await next(carol)
         try await dave.send(.enqueue(queue: "support", requestId: "r1", attachedData: [.init(dataName: "k", dataValue: "v")]))
@@ -92,7 +98,7 @@ struct SignalingClientInMemoryTests {
     @Test("timeouts through the switchboard follow its clock")
     func timeoutWithManualClock() async throws {
         let clock = ManualClock()
-        let board = SignalingSwitchboard(router: SignalingRouter(), clock: clock)
+        let board = SignalingSwitchboard(clock: clock)
         let alice = try await Self.client(board, "alice")
         let bob = try await Self.client(board, "bob")
         _ = await next(alice); _ = await next(bob)
@@ -109,7 +115,7 @@ struct SignalingClientInMemoryTests {
 
     @Test("an accept that loses the race leaves no active call behind, so the device is not stuck busy")
     func lostAcceptRace() async throws {
-        let board = SignalingSwitchboard(router: SignalingRouter())
+        let board = SignalingSwitchboard()
         let alice = try await Self.client(board, "alice")
         let phone = try await Self.client(board, "bob")
         let laptop = try await Self.client(board, "bob")
@@ -127,7 +133,7 @@ struct SignalingClientInMemoryTests {
 
     @Test("send after close throws transport(closed)")
     func sendAfterClose() async throws {
-        let board = SignalingSwitchboard(router: SignalingRouter())
+        let board = SignalingSwitchboard()
         let alice = try await Self.client(board, "alice")
         await alice.close()
         await #expect(throws: SignalingClientError.transport(.closed)) { try await alice.send(.pick(queue: "q")) }

@@ -9,19 +9,20 @@ import TernSignalingServer
 struct SignalingQueueEndToEndTests {
     static let order = [AttachedData(dataName: "order", dataValue: "42")]
 
-    @Test("three customers, one agent: positions update, a customer dequeues, the agent picks the rest in order")
+    @Test("three customers (auto-accept on), one agent (agent token): positions update, a customer dequeues, the agent picks the rest in order")
     func threeCustomersOneAgent() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let tokens = try await SignalingTokens(secret: testSecret)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: tokens)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
-        func client(_ user: String) async throws -> SignalingClient {
-            let client = try await SignalingClient.connect(url: url)
-            try await client.register(user: user, token: "")
+        func client(_ user: String, _ role: SignalingRole = .user) async throws -> SignalingClient {
+            let client = try await SignalingClient.connect(url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: true))
+            try await client.register(user: user, token: try await tokens.mint(user: user, role: role, lifetime: .seconds(60)))
             #expect(await next(client) == .registered(user: user))
             return client
         }
         let dave = try await client("dave"), erin = try await client("erin"), frank = try await client("frank")
-        let carol = try await client("carol")
+        let carol = try await client("carol", .agent)
 
         try await dave.send(.enqueue(queue: "support", requestId: "r1", attachedData: Self.order))
         #expect(await next(dave) == .queuePosition(queue: "support", requestId: "r1", position: 1))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TernSignaling
 import TernSignalingClient
@@ -5,15 +6,16 @@ import TernSignalingServer
 
 @Suite("End to end: real WebSocket server on 127.0.0.1 and real clients")
 struct SignalingServerEndToEndTests {
-    @Test("register, invite, ringing, accept, description and candidate relay, hangup (secret mode)")
+    @Test("register, invite, ringing, accept, description and candidate relay, hangup (tokens checked)")
     func call() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0, secret: "e2e-secret")
+        let tokens = try await SignalingTokens(secret: testSecret)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: tokens)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let alice = try await SignalingClient.connect(url: url)
         let bob = try await SignalingClient.connect(url: url)
-        try await alice.register(user: "alice", token: SignalingToken.make(user: "alice", secret: "e2e-secret"))
-        try await bob.register(user: "bob", token: SignalingToken.make(user: "bob", secret: "e2e-secret"))
+        try await alice.register(user: "alice", token: try await tokens.mint(user: "alice", lifetime: .seconds(60)))
+        try await bob.register(user: "bob", token: try await tokens.mint(user: "bob", lifetime: .seconds(60)))
         #expect(await next(alice) == .registered(user: "alice"))
         #expect(await next(bob) == .registered(user: "bob"))
 
@@ -48,9 +50,10 @@ struct SignalingServerEndToEndTests {
         await server.shutdown()
     }
 
-    @Test("wrong token, bad JSON and a 300 KiB frame get errors over the socket; the connection keeps serving")
+    @Test("wrong token, expired token, bad JSON and a 300 KiB frame get errors over the socket; the connection keeps serving")
     func badInputOverSocket() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0, secret: "s")
+        let tokens = try await SignalingTokens(secret: testSecret)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: tokens)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let transport = try await WebSocketSignalingTransport.connect(url: url)
@@ -61,13 +64,16 @@ struct SignalingServerEndToEndTests {
             return nil
         }
         try await transport.send(#"{"type":"register","user":"alice","token":"00"}"#)
-        #expect(try await code() == .unauthorized)
+        #expect(try await code() == .badToken)
+        let expired = try await tokens.mint(user: "alice", lifetime: .seconds(60), notBefore: Date(timeIntervalSinceNow: -120))
+        try await transport.send(SignalingCodec.encode(.register(user: "alice", token: expired)))
+        #expect(try await code() == .tokenExpired)
         try await transport.send("not json")
         #expect(try await code() == .badJSON)
         try await transport.send(#"{"type":"x","pad":""# + String(repeating: "y", count: 300 * 1024) + #""}"#)
         #expect(try await code() == .frameTooLarge)
         try await transport.send(SignalingCodec.encode(.register(
-            user: "alice", token: SignalingToken.make(user: "alice", secret: "s"))))
+            user: "alice", token: try await tokens.mint(user: "alice", lifetime: .seconds(60)))))
         #expect(await incoming.next() == #"{"type":"registered","user":"alice"}"#)
         await transport.close()
         await server.shutdown()
@@ -75,7 +81,7 @@ struct SignalingServerEndToEndTests {
 
     @Test("one user on two devices: both ring, the first accept wins, the other hears answeredElsewhere")
     func multiDevice() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0, secret: nil)
+        let server = SignalingServer(host: "127.0.0.1", port: 0)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let alice = try await SignalingClient.connect(url: url)
@@ -98,7 +104,7 @@ struct SignalingServerEndToEndTests {
 
     @Test("the server's timer sends timeout to both sides of an unanswered call")
     func ringTimeout() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0, secret: nil)
+        let server = SignalingServer(host: "127.0.0.1", port: 0)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let alice = try await SignalingClient.connect(url: url)
@@ -116,7 +122,7 @@ struct SignalingServerEndToEndTests {
 
     @Test("shutdown closes the clients' connections: their message streams finish and sends fail")
     func gracefulShutdown() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0, secret: nil)
+        let server = SignalingServer(host: "127.0.0.1", port: 0)
         let port = try await server.start()
         let alice = try await SignalingClient.connect(url: "ws://127.0.0.1:\(port)/v1")
         try await alice.register(user: "alice", token: "")
@@ -131,7 +137,7 @@ struct SignalingServerEndToEndTests {
 
     @Test("a frame over the 1 MiB hard limit makes the server close that WebSocket; others keep working")
     func hardLimitCloses() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0, secret: nil)
+        let server = SignalingServer(host: "127.0.0.1", port: 0)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let flooder = try await WebSocketSignalingTransport.connect(url: url)
@@ -147,9 +153,9 @@ struct SignalingServerEndToEndTests {
 
     @Test("a second server on a port in use fails to start instead of hanging")
     func portInUse() async throws {
-        let first = SignalingServer(host: "127.0.0.1", port: 0, secret: nil)
+        let first = SignalingServer(host: "127.0.0.1", port: 0)
         let port = try await first.start()
-        let second = SignalingServer(host: "127.0.0.1", port: port, secret: nil)
+        let second = SignalingServer(host: "127.0.0.1", port: port)
         await #expect(throws: (any Error).self) { try await second.start() }
         await first.shutdown()
     }

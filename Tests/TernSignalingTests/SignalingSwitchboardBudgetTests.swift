@@ -22,7 +22,7 @@ import TernSignaling
     }
 
     @Test func aConnectionThatDoesNotReadIsClosedOnceItsBudgetIsFullAndTheOthersAreTold() async {
-        let board = SignalingSwitchboard(router: SignalingRouter(), outboundBudget: 20_000)
+        let board = SignalingSwitchboard(outboundBudget: 20_000)
         let (alice, aliceOut, _, bobOut) = Self.callBetween(board)
         for _ in 0..<10 { board.receive(Self.offer(5_000), from: alice) }   // ~50 KB for bob, who reads nothing
         #expect(board.slowConsumersClosed == 1)
@@ -43,7 +43,7 @@ import TernSignaling
     }
 
     @Test func aConnectionThatReadsIsNeverClosedWhateverItReceivesInTotal() async {
-        let board = SignalingSwitchboard(router: SignalingRouter(), outboundBudget: 20_000)
+        let board = SignalingSwitchboard(outboundBudget: 20_000)
         let (alice, _, bob, bobOut) = Self.callBetween(board)
         var iterator = bobOut.makeAsyncIterator()
         var received = 0

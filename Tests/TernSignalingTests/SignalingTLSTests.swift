@@ -46,15 +46,16 @@ struct SignalingTLSTests {
     @Test("a client trusting the test CA registers over wss:// and calls through it", arguments: ["localhost", "127.0.0.1"])
     func registerAndRelayOverTLS(host: String) async throws {
         let certificates = try TestCertificates()
-        let server = SignalingServer(host: "127.0.0.1", port: 0, secret: "tls-secret",
+        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: try await SignalingTokens(secret: testSecret),
                                      tls: SignalingServerTLS(certificateChainPath: certificates.chain, privateKeyPath: certificates.key))
         let port = try await server.start()
         let url = "wss://\(host):\(port)/v1"
         let trust = SignalingClientTLS(trustedRootPaths: [certificates.ca])
         let alice = try await SignalingClient.connect(url: url, tls: trust)
         let bob = try await SignalingClient.connect(url: url, tls: trust)
-        try await alice.register(user: "alice", token: SignalingToken.make(user: "alice", secret: "tls-secret"))
-        try await bob.register(user: "bob", token: SignalingToken.make(user: "bob", secret: "tls-secret"))
+        let tokens = try await SignalingTokens(secret: testSecret)
+        try await alice.register(user: "alice", token: try await tokens.mint(user: "alice", lifetime: .seconds(60)))
+        try await bob.register(user: "bob", token: try await tokens.mint(user: "bob", lifetime: .seconds(60)))
         #expect(await next(alice) == .registered(user: "alice"))
         #expect(await next(bob) == .registered(user: "bob"))
         try await alice.send(.invite(Invite(callId: "t1", to: "bob")))

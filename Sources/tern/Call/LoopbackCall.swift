@@ -45,7 +45,7 @@ struct LoopbackCall {
     /// Runs the call; returns the summary. Every step is recorded; the result is "ok" only if
     /// every step really happened.
     mutating func run() async -> CallSummary {
-        let switchboard = SignalingSwitchboard(router: SignalingRouter())
+        let switchboard = SignalingSwitchboard()
         let timeouts = Task {
             while !Task.isCancelled {
                 _ = switchboard.fireTimeouts()
