@@ -31,6 +31,16 @@ public actor SignalingServer {
     public nonisolated let switchboard: SignalingSwitchboard
     /// TLS (`wss://`), or nil for plain `ws://`.
     public nonisolated let tls: SignalingServerTLS?
+    /// The `Origin` values a WebSocket upgrade may carry (RFC 6455 §10.2: browsers send the
+    /// page's origin, so a page from another site cannot use a user's server from the user's
+    /// browser); a request without `Origin` (not from a browser) is always allowed. `nil`
+    /// allows any origin.
+    public nonisolated let allowedOrigins: Set<String>?
+    /// How long an accepted connection has to complete its WebSocket upgrade (TLS handshake
+    /// included) before it is closed.
+    public nonisolated let upgradeTimeout: Duration
+    /// Connections closed at the HTTP level: not upgraded in time, Origin not allowed.
+    public nonisolated let counters = SignalingServerCounters()
     private let logger: Logger
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
@@ -40,11 +50,14 @@ public actor SignalingServer {
     /// `nil` is open development mode (any token accepted, a warning is logged).
     public init(host: String = "127.0.0.1", port: Int = 8787, tokens: SignalingTokens? = nil,
                 limits: SignalingLimits = SignalingLimits(), clock: any MonotonicClock = SystemClock(),
-                tls: SignalingServerTLS? = nil)
+                tls: SignalingServerTLS? = nil, allowedOrigins: Set<String>? = nil,
+                upgradeTimeout: Duration = .seconds(10))
     {
         self.host = host
         self.port = port
         self.tls = tls
+        self.allowedOrigins = allowedOrigins
+        self.upgradeTimeout = upgradeTimeout
         logger = TernLog.logger("signaling")
         switchboard = SignalingSwitchboard(limits: limits, tokenVerifier: tokens, clock: clock)
     }
@@ -90,15 +103,33 @@ public actor SignalingServer {
             logger.warning("signaling server has no secret: open development mode, any token is accepted")
         }
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
-        let webSocket = HTTPServerBuilder.http1WebSocketUpgrade(
-            configuration: .init(ws: .init(maxFrameSize: Self.hardFrameLimit))
-        ) { [switchboard, logger] request, _, _ in
+        let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws
+            -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> =
+        { [switchboard, logger, allowedOrigins, counters] request, channel, _ in
             guard request.path?.split(separator: "?").first == "/v1" else { return .dontUpgrade }
+            if let allowedOrigins, let origin = request.headerFields[.origin], !allowedOrigins.contains(origin) {
+                counters.originRefused()
+                logger.notice("refused a WebSocket upgrade from origin \(LogText.escaped(origin))")
+                return .dontUpgrade
+            }
+            try? await channel.pipeline.removeHandler(name: UpgradeDeadlineHandler.name).get()
             return .upgrade([:]) { inbound, outbound, _ in
                 await Self.serve(inbound: inbound, outbound: outbound, switchboard: switchboard, logger: logger)
             }
         }
-        let server = if let tls { try HTTPServerBuilder.tls(webSocket, tlsConfiguration: try tls.configuration()) } else { webSocket }
+        let deadline = TimeAmount.nanoseconds(Int64(upgradeTimeout.components.seconds) * 1_000_000_000
+            + upgradeTimeout.components.attoseconds / 1_000_000_000)
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: deadline), ws: .init(maxFrameSize: Self.hardFrameLimit))
+        let tlsConfiguration = try tls?.configuration()
+        let counters = self.counters
+        let server = HTTPServerBuilder { responder in
+            let webSocket = HTTP1WebSocketUpgradeChannel(
+                responder: responder, configuration: channelConfiguration, shouldUpgrade: shouldUpgrade)
+            let layered: any ServerChildChannel =
+                if let tlsConfiguration { try TLSChannel(webSocket, tlsConfiguration: tlsConfiguration) } else { webSocket }
+            return withUpgradeDeadline(layered, deadline: deadline) { counters.upgradeTimedOut() }
+        }
         let app = Application(
             router: Router(),
             server: server,

@@ -44,6 +44,10 @@ struct SignalServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
     var tlsKey: String?
 
+    @Option(name: .customLong("allow-origin"),
+            help: ArgumentHelp("Accept WebSocket upgrades from browser pages of this origin only (repeat for several, e.g. https://app.example.com); requests without Origin (not from a browser) are always accepted.", valueName: "origin"))
+    var allowedOrigins: [String] = []
+
     func validate() throws {
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together")
@@ -59,7 +63,12 @@ struct SignalServeCommand: AsyncParsableCommand {
         let json = self.json
         let tls = tlsCert.flatMap { cert in tlsKey.map { SignalingServerTLS(certificateChainPath: cert, privateKeyPath: $0) } }
         let tokens = if let secret { try await SignalingTokens(secret: secret) } else { SignalingTokens?.none }
-        let server = SignalingServer(host: host, port: port, tokens: tokens, tls: tls)
+        if tls == nil, !["127.0.0.1", "::1", "localhost"].contains(host) {
+            let text = "plain ws:// on \(host): anyone on the path reads tokens and can rewrite a=fingerprint; serve wss:// (--tls-cert, --tls-key) beyond a test network"
+            print(json ? JSONValue.object(["event": .string("warning"), "message": .string(text)]).serialized : "warning: \(text)")
+        }
+        let server = SignalingServer(host: host, port: port, tokens: tokens, tls: tls,
+                                     allowedOrigins: allowedOrigins.isEmpty ? nil : Set(allowedOrigins))
         let host = self.host
         try await server.run { bound in
             let url = "\(tls == nil ? "ws" : "wss")://\(host):\(bound)/v1"

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TernSignaling
+import TernSignalingClient
+import TernSignalingServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the server refuses before a WebSocket exists: connections that never upgrade, and
+/// upgrades from browser pages of other sites. Raw TCP, as an attacker would speak.
+@Suite("Signaling server: before the upgrade")
+struct SignalingServerHTTPLimitsTests {
+    @Test("a TCP connection that sends nothing is closed at upgradeTimeout and counted; an upgraded, registered one stays")
+    func silentConnectionIsClosed() async throws {
+        let server = SignalingServer(host: "127.0.0.1", port: 0, upgradeTimeout: .milliseconds(300))
+        let port = try await server.start()
+        let client = try await SignalingClient.connect(url: "ws://127.0.0.1:\(port)/v1")
+        try await client.register(user: "alice", token: "")
+        let silent = try RawConnection(port: port)
+        let started = ContinuousClock.now
+        #expect(silent.readUntilClosed(timeoutSeconds: 5) == "", "closed without a byte")
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .milliseconds(250) && waited < .seconds(3), "closed at the deadline, not before: \(waited)")
+        #expect(server.counters.upgradeTimeouts == 1)
+        // The WebSocket, older than the deadline, still works.
+        try await client.send(.register(user: "alice", token: ""))
+        var messages = client.messages.makeAsyncIterator()
+        #expect(await messages.next() == .registered(user: "alice"))
+        #expect(await messages.next() == .registered(user: "alice"))
+        await client.close()
+        await server.shutdown()
+    }
+
+    @Test("with allowedOrigins: an upgrade from another site's page is refused and counted; the allowed origin and no Origin upgrade")
+    func originAllowList() async throws {
+        let server = SignalingServer(host: "127.0.0.1", port: 0, allowedOrigins: ["https://app.example.com"])
+        let port = try await server.start()
+        func upgrade(origin: String?) throws -> String {
+            let connection = try RawConnection(port: port)
+            var request = "GET /v1 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+            if let origin { request += "Origin: \(origin)\r\n" }
+            connection.write(request + "\r\n")
+            return connection.readStatusLine(timeoutSeconds: 5)
+        }
+        #expect(try upgrade(origin: "https://evil.example").contains(" 101 ") == false)
+        #expect(server.counters.originsRefused == 1)
+        #expect(try upgrade(origin: "https://app.example.com").contains(" 101 "))
+        #expect(try upgrade(origin: nil).contains(" 101 "), "not from a browser: no Origin to check")
+        #expect(server.counters.originsRefused == 1)
+        await server.shutdown()
+    }
+}
+
+/// A blocking TCP client to 127.0.0.1.
+private final class RawConnection {
+    let fd: Int32
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { close(fd); throw POSIXError(.ECONNREFUSED) }
+    }
+
+    deinit { close(fd) }
+
+    func write(_ text: String) {
+        _ = text.utf8CString.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count - 1, 0) }
+    }
+
+    /// Everything read until the peer closes (or the timeout).
+    func readUntilClosed(timeoutSeconds: Int) -> String? {
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count == 0 { return String(decoding: data, as: UTF8.self) }
+            if count < 0 { return nil }  // timed out: still open
+            data += buffer[0..<count]
+        }
+    }
+
+    /// The first line of the response.
+    func readStatusLine(timeoutSeconds: Int) -> String {
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var data = [UInt8]()
+        var byte: UInt8 = 0
+        while recv(fd, &byte, 1, 0) == 1, byte != UInt8(ascii: "\n") { data.append(byte) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
