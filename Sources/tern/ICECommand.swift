@@ -20,8 +20,11 @@ extension ICECommand {
         @Option(name: .long, help: "STUN server, HOST:PORT.")
         var stun: String?
 
-        @Option(name: .long, help: "TURN server, turn:USER:PASS@HOST:PORT[?transport=tcp] or turns:… (repeatable).")
+        @Option(name: .long, help: "TURN server, turn:HOST:PORT[?transport=tcp] or turns:… with --turn-credentials-file, or with USER:PASS@ inline (visible in ps) (repeatable).")
         var turn: [String] = []
+
+        @Option(name: .long, help: "TURN USER:PASS on the first line of this file (or set TERN_TURN_USERNAME and TERN_TURN_PASSWORD).")
+        var turnCredentialsFile: String?
 
         @Option(name: .long, help: "Gather only on this local address (repeatable).")
         var address: [String] = []
@@ -41,7 +44,7 @@ extension ICECommand {
         func run() async throws {
             var configuration = IceConfiguration()
             if let stun { configuration.servers.append(try IceServer(url: "stun:\(stun)")) }
-            for url in turn { configuration.servers.append(try IceServer(inlineCredentialsURL: url)) }
+            configuration.servers += try TurnServers.resolve(turn, credentialsFile: turnCredentialsFile)
             guard let policy = IceTransportPolicy(rawValue: policy) else {
                 throw ValidationError("--policy must be 'all' or 'relay'")
             }

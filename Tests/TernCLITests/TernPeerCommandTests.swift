@@ -251,7 +251,7 @@ struct TernPeerCommandTests {
         #expect((audio?["detail"] as? String ?? "").contains("expected 500 Hz"), "\(String(describing: audio))")
     }
 
-    @Test("through a real TURN server (coturn) over UDP, relay candidates only: the echo run passes relay to relay",
+    @Test("through a real TURN server (coturn) over UDP, relay candidates only, credentials inline and from a file: the echo run passes relay to relay",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/turnserver"),
                    "needs /usr/bin/turnserver (apt-get install coturn)"))
     func relayOnlyThroughCoturn() async throws {
@@ -264,8 +264,13 @@ struct TernPeerCommandTests {
         ])
         defer { coturn.kill() }
         try #require(await coturn.line(containing: "Total General servers") != nil, "turnserver did not start: \(coturn.lines.suffix(5))")
-        let relay = ["--data", "--turn", "turn:u:p@127.0.0.1:\(port)", "--relay-only"]
-        let run = try await call(bob: relay + ["--echo"], alice: relay + ["--echo-count", "100"])
+        // bob's credentials inline, alice's from a file (kept out of ps).
+        let credentials = FileManager.default.temporaryDirectory.appendingPathComponent("tern-turn-\(UUID().uuidString)").path
+        try "u:p\n".write(toFile: credentials, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: credentials) }
+        let inline = ["--data", "--turn", "turn:u:p@127.0.0.1:\(port)", "--relay-only"]
+        let fromFile = ["--data", "--turn", "turn:127.0.0.1:\(port)", "--turn-credentials-file", credentials, "--relay-only"]
+        let run = try await call(bob: inline + ["--echo"], alice: fromFile + ["--echo-count", "100"])
         let alice = try #require(run.alice.summary, "no summary from alice: \(run.alice.lines.suffix(5))")
         #expect(run.aliceStatus == 0, "alice: \(alice["result"] ?? "?")")
         #expect(run.bobStatus == 0)

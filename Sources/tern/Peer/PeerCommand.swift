@@ -33,7 +33,7 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The user id to register as.", valueName: "name"))
     var user: String
 
-    @Option(help: ArgumentHelp("Register token (lowercase hex HMAC-SHA256(secret, user) when the server has a --secret).", valueName: "token"))
+    @Option(help: ArgumentHelp("Register token (a JWT from the application's backend or tern signal token, when the server has a secret).", valueName: "token"))
     var token: String = ""
 
     @Option(help: ArgumentHelp("Read the register token from the first line of this file (or set TERN_TOKEN): a --token on the command line is visible to every local user.", valueName: "file"))
@@ -108,8 +108,11 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("STUN server HOST:PORT (repeatable).", valueName: "host:port"))
     var stun: [String] = []
 
-    @Option(help: ArgumentHelp("TURN server turn:USER:PASS@HOST:PORT[?transport=tcp] (repeatable).", valueName: "url"))
+    @Option(help: ArgumentHelp("TURN server turn:HOST:PORT[?transport=tcp] with --turn-credentials-file, or turn:USER:PASS@HOST:PORT (visible in ps) (repeatable).", valueName: "url"))
     var turn: [String] = []
+
+    @Option(help: ArgumentHelp("TURN USER:PASS on the first line of this file (or set TERN_TURN_USERNAME and TERN_TURN_PASSWORD), for --turn URLs without credentials.", valueName: "file"))
+    var turnCredentialsFile: String?
 
     @Flag(help: "Use TURN relay candidates only (W3C iceTransportPolicy \"relay\").")
     var relayOnly = false
@@ -212,7 +215,9 @@ struct PeerCommand: AsyncParsableCommand {
     /// The `--stun` and `--turn` servers (W3C `iceServers`).
     private func iceServers() throws -> [IceServer] {
         do {
-            return try stun.map { try IceServer(url: "stun:\($0)") } + turn.map { try IceServer(inlineCredentialsURL: $0) }
+            return try stun.map { try IceServer(url: "stun:\($0)") } + TurnServers.resolve(turn, credentialsFile: turnCredentialsFile)
+        } catch let error as ValidationError {
+            throw error
         } catch {
             throw ValidationError("\(error)")
         }
