@@ -64,13 +64,16 @@ extension PeerConnection {
         }
         if let driver {
             // Not W3C: what the transport refused, so a debug run shows an attack or a broken peer.
-            let (srtp, dropped, malformed, unroutable) = driver.perform { core, _ in
-                (core.srtpInbound?.statistics, core.droppedDatagrams, core.media.malformedPackets, core.media.unroutablePackets)
+            let (srtp, dropped, malformed, unroutable, streamsRefused, rtcpSendersRefused) = driver.perform { core, _ in
+                (core.srtpInbound?.statistics, core.droppedDatagrams, core.media.malformedPackets, core.media.unroutablePackets,
+                 core.media.streamsRefused, core.media.rtcpSendersRefused)
             }
             transport["srtpAuthenticationFailures"] = .int(Int64(srtp?.authenticationFailures ?? 0))
             transport["srtpReplaysDropped"] = .int(Int64(srtp?.replays ?? 0))
             transport["malformedPacketsDropped"] = .int(Int64((srtp?.malformed ?? 0) + malformed + dropped))
             transport["unroutableRtpPackets"] = .int(Int64(unroutable))
+            transport["rtpStreamsRefused"] = .int(Int64(streamsRefused))
+            transport["rtcpSendersRefused"] = .int(Int64(rtcpSendersRefused))
         }
         add("T", "transport", transport)
 
@@ -86,6 +89,12 @@ extension PeerConnection {
                 "fastRecoveries": .int(Int64(counters.fastRecoveries)),
                 "retransmissionTimeouts": .int(Int64(counters.retransmissionTimeouts)),
                 "slowStartExitsOnDelay": .int(Int64(counters.slowStartExitsOnDelay)),
+                // What a hostile or broken peer made the association refuse (Docs/SECURITY.md).
+                "malformedPacketsDropped": .int(Int64(counters.malformedPackets)),
+                "badVerificationTags": .int(Int64(counters.badVerificationTag)),
+                "rejectedCookies": .int(Int64(counters.rejectedCookies)),
+                "fragmentsRefused": .int(Int64(counters.fragmentsRefused)),
+                "oversizedControlChunksDropped": .int(Int64(counters.oversizedControlChunksDropped)),
             ]
             if let threshold = congestion.slowStartThreshold { sctp["slowStartThreshold"] = .int(Int64(threshold)) }
             if let srtt = congestion.smoothedRoundTripTime { sctp["smoothedRoundTripTime"] = .double(srtt.seconds) }
