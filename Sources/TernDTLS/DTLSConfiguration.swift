@@ -18,6 +18,14 @@ public struct DTLSConfiguration: Sendable {
     public var initialRetransmissionTimeout: Duration
     /// Cap of the doubling retransmission timeout (RFC 6347 §4.2.4.1: at least 60 s).
     public var maximumRetransmissionTimeout: Duration
+    /// The longest a handshake may take from its start (client: `start`; server: the first
+    /// datagram) before the endpoint fails with `handshakeDeadlineExceeded`. OpenSSL's own give-up
+    /// (12 timeouts) restarts with every flight the peer answers, so only this bounds a peer
+    /// that keeps a handshake going.
+    public var handshakeTimeout: Duration = .seconds(30)
+    /// Tests only: retransmissions follow the caller's `now` (virtual time) on OpenSSL 3.0.x,
+    /// by writing into OpenSSL's private timer state; see `DTLSTimer` for what that covers.
+    public var retransmitsOnCallerClockForTesting = false
 
     /// A configuration; the defaults are WebRTC's (all four SRTP profiles, AEAD first, 1200-byte
     /// datagrams, 100 ms initial retransmission timeout doubling to 60 s).

@@ -56,7 +56,8 @@ public final class DTLSEndpoint {
         self.role = configuration.role
         self.io = EndpointIO(
             timer: DTLSTimer(initial: configuration.initialRetransmissionTimeout,
-                             maximum: configuration.maximumRetransmissionTimeout),
+                             maximum: configuration.maximumRetransmissionTimeout,
+                             followsCallerClock: configuration.retransmitsOnCallerClockForTesting),
             remoteFingerprints: configuration.remoteFingerprints)
         OpenSSLErrorQueue.clear()
         let context = try DTLSContextCache.context(srtpProfiles: configuration.srtpProfiles)
@@ -75,10 +76,15 @@ public final class DTLSEndpoint {
         SSL_CTX_free(context)
     }
 
+    /// When the handshake must have completed (`DTLSConfiguration.handshakeTimeout` after it
+    /// started), while connecting.
+    private(set) var handshakeDeadline: Instant?
+
     /// Starts the handshake. A client queues its ClientHello; a server only starts listening.
     public func start(now: Instant) {
         guard state == .new else { return }
         state = .connecting
+        handshakeDeadline = now + configuration.handshakeTimeout
         if role == .client { driveHandshake(now: now) }
     }
 
@@ -99,18 +105,33 @@ public final class DTLSEndpoint {
             return
         }
         statistics.datagramsReceived += 1
-        if state == .new { state = .connecting }
+        if state == .new {
+            state = .connecting
+            handshakeDeadline = now + configuration.handshakeTimeout
+        }
         io.inbox.append(datagram)
         if state == .connecting { driveHandshake(now: now) } else { readApplicationData(now: now) }
         io.inbox.removeAll()
         updateTimer(now: now)
     }
 
-    /// When the retransmission timer fires next (RFC 6347 §4.2.4), or nil.
-    public var nextTimeout: Instant? { state == .connecting || state == .connected ? io.timer.deadline : nil }
+    /// When the retransmission timer fires next (RFC 6347 §4.2.4) or the handshake deadline
+    /// passes, or nil.
+    public var nextTimeout: Instant? {
+        switch state {
+        case .connecting: [io.timer.deadline, handshakeDeadline].compactMap { $0 }.min()
+        case .connected: io.timer.deadline
+        default: nil
+        }
+    }
 
-    /// Retransmits the current flight when `now` has reached `nextTimeout`; otherwise does nothing.
+    /// Retransmits the current flight when `now` has reached its timer; fails the handshake once
+    /// `now` reaches its deadline (a peer that answers just often enough to keep retransmissions
+    /// going cannot hold the association's memory for ever).
     public func handleTimeout(now: Instant) {
+        if state == .connecting, let handshakeDeadline, now >= handshakeDeadline {
+            return fail(.handshakeDeadlineExceeded(milliseconds: configuration.handshakeTimeout.nanoseconds / 1_000_000))
+        }
         guard state == .connecting || state == .connected,
               let deadline = io.timer.deadline, now >= deadline else { return }
         _ = io.timer.expireOpenSSLTimer()
@@ -192,7 +213,10 @@ public final class DTLSEndpoint {
     /// The next event, oldest first.
     public func pollEvent() -> DTLSEvent? { io.events.isEmpty ? nil : io.events.removeFirst() }
 
-    /// Whether retransmission timing follows the caller's `now` (OpenSSL 3.0.x) or, on other
-    /// OpenSSL versions, the system clock. See `DTLSTimer`.
-    public static var retransmissionFollowsCallerClock: Bool { DTLSTimer.followsCallerClock }
+    /// Whether this OpenSSL lets `DTLSConfiguration.retransmitsOnCallerClockForTesting` drive
+    /// retransmissions from the caller's `now` (OpenSSL 3.0.x). See `DTLSTimer`.
+    public static var callerClockRetransmissionAvailable: Bool { DTLSTimer.callerClockAvailable }
+
+    /// Whether this endpoint's retransmissions follow the caller's `now` rather than the system clock.
+    public var retransmissionFollowsCallerClock: Bool { io.timer.followsCallerClock }
 }

@@ -15,6 +15,8 @@ public enum DTLSError: Error, Equatable, Sendable, CustomStringConvertible {
     case fatalAlertReceived(DTLSAlert)
     /// The handshake gave up after OpenSSL's retransmission limit (RFC 6347 §4.2.4).
     case handshakeTimeout
+    /// The handshake was still going when `DTLSConfiguration.handshakeTimeout` had passed.
+    case handshakeDeadlineExceeded(milliseconds: Int64)
     /// OpenSSL rejected the handshake; `reason` is OpenSSL's error text.
     case handshakeFailed(reason: String)
     /// An operation needs a connected association.
@@ -41,6 +43,7 @@ public enum DTLSError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .malformedFingerprint(text): "malformed fingerprint \"\(text)\" (expected e.g. \"sha-256 AB:CD:...\")"
         case let .fatalAlertReceived(alert): "peer sent fatal alert \(alert.description)"
         case .handshakeTimeout: "DTLS handshake timed out after the maximum number of retransmissions"
+        case let .handshakeDeadlineExceeded(limit): "DTLS handshake not complete after \(limit) ms (DTLSConfiguration.handshakeTimeout)"
         case let .handshakeFailed(reason): "DTLS handshake failed: \(reason)"
         case .notConnected: "the DTLS association is not connected yet"
         case .closed: "the DTLS association is closed"

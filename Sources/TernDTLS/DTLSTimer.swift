@@ -1,32 +1,32 @@
 import TernCore
 internal import COpenSSL
 
-/// The DTLS retransmission timer (RFC 6347 §4.2.4), driven by the caller's `now`.
+/// The DTLS retransmission timer (RFC 6347 §4.2.4).
 ///
 /// ## Two clocks
-/// OpenSSL 3.0 keeps its own handshake timer, `d1->next_timeout`, read against the *system*
-/// clock (`gettimeofday`): `DTLSv1_handle_timeout` retransmits only if that wall-clock deadline
-/// has passed, and OpenSSL also retransmits by itself whenever a read finds no data after it.
-/// A sans-I/O endpoint must instead follow `now`, which in tests jumps seconds ahead in
-/// microseconds. Tern reconciles them this way:
+/// OpenSSL keeps its own handshake timer, read against the *system* clock: `DTLSv1_handle_timeout`
+/// retransmits only if that wall-clock deadline has passed, and OpenSSL also retransmits by itself
+/// whenever a read finds no data after it. Tern's endpoint is sans-I/O and is handed `now`.
 ///
-/// 1. `DTLS_set_timer_cb` makes Tern choose every duration. The callback sees 0 when a flight
-///    starts its timer and the previous value at each timeout; Tern keeps its own
-///    `current` timeout (initial, doubling to the maximum) and `deadline = now + current`,
-///    which is what `nextTimeout` reports.
-/// 2. On OpenSSL 3.0.x, `dtls1_start_timer`/`dtls1_stop_timer` hand the read BIO the address of
-///    `d1->next_timeout` with `BIO_CTRL_DGRAM_SET_NEXT_TIMEOUT`. Tern tells OpenSSL a duration of
-///    one hour (so its wall clock never fires on its own, and no retransmission happens behind
-///    our back) and, when `now` reaches `deadline`, writes an expired time into that field just
-///    before calling `DTLSv1_handle_timeout`. OpenSSL then retransmits, counts the timeout
-///    towards its limit of 12, calls the callback (Tern doubles `current`) and restarts.
-/// 3. On any other OpenSSL version (3.2 moved the field and passes a copy), Tern never writes
-///    through the pointer: it hands OpenSSL the real duration and `deadline` follows OpenSSL's
-///    remaining time, so retransmission works with a real clock but not with virtual time.
-///    `followsCallerClock` says which mode is active.
+/// - `DTLS_set_timer_cb` makes Tern choose every duration (the callback sees 0 when a flight
+///   starts its timer and the previous value at each timeout): `current` starts at the initial
+///   timeout and doubles to the maximum. OpenSSL counts the timeouts towards its limit of 12.
+/// - **In production** OpenSSL's timer runs on the system clock with those durations, and
+///   `deadline` (what `nextTimeout` reports) is `now` plus OpenSSL's remaining time: no write into
+///   OpenSSL's structures, on any version.
+/// - **Virtual-time tests** (`DTLSConfiguration.retransmitsOnCallerClockForTesting`, OpenSSL
+///   3.0.x only) need retransmissions to follow a `now` that jumps seconds in microseconds. There
+///   Tern parks OpenSSL's timer an hour ahead and, when `now` reaches `deadline`, writes an
+///   expired time into OpenSSL 3.0's private `d1->next_timeout` (whose address 3.0 passes with
+///   `BIO_CTRL_DGRAM_SET_NEXT_TIMEOUT`) just before `DTLSv1_handle_timeout`. Such tests prove
+///   Tern's timer policy (durations, doubling, the give-up) against OpenSSL's retransmission
+///   logic; they do not exercise OpenSSL's own wall-clock check, which production relies on.
 final class DTLSTimer {
-    /// Whether retransmissions follow the caller's `now` (OpenSSL 3.0.x) rather than the system clock.
-    static let followsCallerClock: Bool = (0x3000_0000..<0x3010_0000).contains(openSSLVersionNumber)
+    /// Whether this OpenSSL lets virtual-time tests drive retransmissions (3.0.x, see above).
+    static let callerClockAvailable: Bool = (0x3000_0000..<0x3010_0000).contains(openSSLVersionNumber)
+
+    /// Whether retransmissions follow the caller's `now` (tests) rather than the system clock.
+    let followsCallerClock: Bool
 
     /// `OpenSSL_version_num()` of the library loaded at run time (0xMNN00PP0L).
     static let openSSLVersionNumber: UInt = OpenSSL_version_num()
@@ -46,7 +46,8 @@ final class DTLSTimer {
     private var restarted = false
     private var openSSLNextTimeout: UnsafeMutablePointer<timeval>?
 
-    init(initial: Duration, maximum: Duration) {
+    init(initial: Duration, maximum: Duration, followsCallerClock: Bool) {
+        self.followsCallerClock = followsCallerClock && Self.callerClockAvailable
         self.initial = initial
         self.maximum = max(initial, maximum)
         self.current = initial
@@ -66,14 +67,14 @@ final class DTLSTimer {
             current = min(current * 2, maximum)
         }
         restarted = true
-        if Self.followsCallerClock { return Self.parkedMicroseconds }
+        if followsCallerClock { return Self.parkedMicroseconds }
         return UInt32(clamping: current.nanoseconds / 1_000)
     }
 
     /// Makes OpenSSL's own deadline already past, so the next `DTLSv1_handle_timeout` acts.
     /// Returns false (and writes nothing) outside caller-clock mode or when no timer runs.
     func expireOpenSSLTimer() -> Bool {
-        guard Self.followsCallerClock, let field = openSSLNextTimeout else { return false }
+        guard followsCallerClock, let field = openSSLNextTimeout else { return false }
         guard field.pointee.tv_sec != 0 || field.pointee.tv_usec != 0 else { return false }
         field.pointee = timeval(tv_sec: 1, tv_usec: 0)  // non-zero (= running), long past
         return true
@@ -87,7 +88,7 @@ final class DTLSTimer {
             deadline = nil
             return
         }
-        if Self.followsCallerClock {
+        if followsCallerClock {
             if restarted || deadline == nil { deadline = now + current }
         } else {
             deadline = now + remaining

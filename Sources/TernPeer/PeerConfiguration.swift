@@ -42,6 +42,10 @@ public struct PeerConfiguration: Sendable {
     /// down to half resumes. Bounds the memory a fast peer can fill behind a slow reader
     /// (with the SCTP receive window, `sctp.receiveWindow`). Default 4 MiB.
     public var dataChannelReceiveBacklog = 4 * 1024 * 1024
+    /// The longest a DTLS handshake may take once it started before the transport fails
+    /// (`DTLSConfiguration.handshakeTimeout`): a peer that answers just often enough cannot keep
+    /// it going for ever.
+    public var dtlsHandshakeTimeout: Duration = .seconds(30)
     /// Sees every decrypted RTP, RTCP and SCTP packet (debugging; nil costs nothing). Runs on the
     /// transport's thread under its lock: it must be quick and must not call back into Tern.
     public var packetTap: (@Sendable (TappedPacket) -> Void)?

@@ -240,8 +240,9 @@ extension PeerConnection {
             guard let algorithm = DTLSFingerprint.Algorithm(rawValue: fingerprint.algorithm) else { return nil }
             return DTLSFingerprint(algorithm: algorithm, digest: fingerprint.bytes)
         }
-        let dtls = DTLSConfiguration(role: transport.dtlsRole, certificate: certificate,
+        var dtls = DTLSConfiguration(role: transport.dtlsRole, certificate: certificate,
                                      remoteFingerprints: fingerprints, srtpProfiles: configuration.srtpProfiles)
+        dtls.handshakeTimeout = configuration.dtlsHandshakeTimeout
         var random = SystemRandomNumberGenerator()
         let now = clock.now()
         let media = MediaEngine(localRTCPSSRC: UInt32.random(in: 1...UInt32.max, using: &random),

@@ -6,11 +6,11 @@ import TernCore
 @Suite struct DTLSAdverseTests {
     /// Loss tests need retransmissions driven by `now` (OpenSSL 3.0.x, what Debian 12 ships);
     /// elsewhere OpenSSL's wall-clock timer rules and virtual time cannot trigger them.
-    static let virtualTimeRetransmits = DTLSEndpoint.retransmissionFollowsCallerClock
+    static let virtualTimeRetransmits = DTLSEndpoint.callerClockRetransmissionAvailable
 
     @Test func retransmissionFollowsTheCallerClockOnOpenSSL30() {
         let isOpenSSL30 = (0x3000_0000..<0x3010_0000).contains(DTLSTimer.openSSLVersionNumber)
-        #expect(DTLSEndpoint.retransmissionFollowsCallerClock == isOpenSSL30)
+        #expect(DTLSEndpoint.callerClockRetransmissionAvailable == isOpenSSL30)
     }
 
     @Test(.enabled(if: virtualTimeRetransmits), arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
@@ -59,8 +59,35 @@ import TernCore
         #expect(harness.client.state == .connecting)
     }
 
-    @Test(.enabled(if: virtualTimeRetransmits)) func handshakeGivesUpAfterOpenSSLsRetransmissionLimit() throws {
+    @Test(.enabled(if: virtualTimeRetransmits)) func handshakeFailsAtItsDeadline() throws {
+        // Nothing arrives: OpenSSL would go on retransmitting for minutes (12 doubling timeouts);
+        // the handshake deadline ends it at 30 s.
         let harness = try DTLSTestHarness.make(conditions: .init(lossRate: 1.0))
+        harness.client.start(now: harness.now)
+        #expect(harness.client.nextTimeout == harness.now + .milliseconds(100), "the first retransmission comes first")
+        harness.run(limit: .seconds(120)) { $0.client.state == .failed }
+        #expect(DTLSTestHarness.failure(in: harness.clientEvents) == .handshakeDeadlineExceeded(milliseconds: 30_000))
+        #expect(harness.now >= .zero + .seconds(30) && harness.now < .zero + .seconds(31), "at \(harness.now)")
+    }
+
+    @Test func productionRetransmitsOnTheSystemClockWithoutTouchingOpenSSLState() async throws {
+        let clientCertificate = try Certificates.shared(.ecdsaP256), serverCertificate = try Certificates.shared(.ecdsaP256)
+        let client = try DTLSEndpoint(configuration: .init(role: .client, certificate: clientCertificate,
+                                                           remoteFingerprints: [serverCertificate.fingerprint()]))
+        #expect(!client.retransmissionFollowsCallerClock)
+        let clock = SystemClock()
+        client.start(now: clock.now())
+        #expect(client.pollTransmit() != nil, "the ClientHello (lost)")
+        let deadline = try #require(client.nextTimeout)
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(clock.now() >= deadline)
+        client.handleTimeout(now: clock.now())
+        #expect(client.pollTransmit() != nil, "retransmitted once the system clock passed OpenSSL's timer")
+        #expect(client.statistics.retransmissionTimeouts == 1)
+    }
+
+    @Test(.enabled(if: virtualTimeRetransmits)) func handshakeGivesUpAfterOpenSSLsRetransmissionLimit() throws {
+        let harness = try DTLSTestHarness.make(conditions: .init(lossRate: 1.0), handshakeTimeout: .seconds(7200))
         harness.client.start(now: harness.now)
         harness.run(limit: .seconds(3600)) { $0.client.state == .failed }
         #expect(DTLSTestHarness.failure(in: harness.clientEvents) == .handshakeTimeout)
@@ -71,9 +98,9 @@ import TernCore
         let clientCert = try Certificates.shared(.ecdsaP256)
         let advertised = try DTLSCertificate.generate(.ecdsaP256)
         let attacker = try DTLSCertificate.generate(.ecdsaP256)
-        let client = try DTLSEndpoint(configuration: .init(role: .client, certificate: clientCert,
+        let client = try DTLSEndpoint(configuration: .virtualTime(role: .client, certificate: clientCert,
                                                            remoteFingerprints: [advertised.fingerprint()]))
-        let server = try DTLSEndpoint(configuration: .init(role: .server, certificate: attacker,
+        let server = try DTLSEndpoint(configuration: .virtualTime(role: .server, certificate: attacker,
                                                            remoteFingerprints: [clientCert.fingerprint()]))
         let harness = DTLSTestHarness(client: client, server: server)
         #expect(!harness.handshake())
@@ -96,9 +123,9 @@ import TernCore
         let serverCert = try DTLSCertificate.generate(.ecdsaP256)
         var tampered = clientCert.fingerprint(algorithm)
         tampered.digest[0] ^= 0x01
-        let client = try DTLSEndpoint(configuration: .init(role: .client, certificate: clientCert,
+        let client = try DTLSEndpoint(configuration: .virtualTime(role: .client, certificate: clientCert,
                                                            remoteFingerprints: [serverCert.fingerprint()]))
-        let server = try DTLSEndpoint(configuration: .init(role: .server, certificate: serverCert,
+        let server = try DTLSEndpoint(configuration: .virtualTime(role: .server, certificate: serverCert,
                                                            remoteFingerprints: [tampered]))
         let harness = DTLSTestHarness(client: client, server: server)
         #expect(!harness.handshake())
@@ -118,10 +145,10 @@ import TernCore
         let serverCert = try DTLSCertificate.generate(.ecdsaP256)
         var wrong = serverCert.fingerprint(.sha256)
         wrong.digest[5] ^= 0xFF
-        let client = try DTLSEndpoint(configuration: .init(
+        let client = try DTLSEndpoint(configuration: .virtualTime(
             role: .client, certificate: clientCert,
             remoteFingerprints: [wrong, serverCert.fingerprint(.sha384)]))
-        let server = try DTLSEndpoint(configuration: .init(role: .server, certificate: serverCert,
+        let server = try DTLSEndpoint(configuration: .virtualTime(role: .server, certificate: serverCert,
                                                            remoteFingerprints: [clientCert.fingerprint(.sha1)]))
         let harness = DTLSTestHarness(client: client, server: server)
         #expect(harness.handshake())

@@ -7,9 +7,9 @@ import Testing
 struct DTLSContextCacheTests {
     private static func pair(client: DTLSCertificate, server: DTLSCertificate,
                              serverExpects: DTLSCertificate? = nil) throws -> DTLSTestHarness {
-        let clientEndpoint = try DTLSEndpoint(configuration: .init(
+        let clientEndpoint = try DTLSEndpoint(configuration: .virtualTime(
             role: .client, certificate: client, remoteFingerprints: [server.fingerprint()]))
-        let serverEndpoint = try DTLSEndpoint(configuration: .init(
+        let serverEndpoint = try DTLSEndpoint(configuration: .virtualTime(
             role: .server, certificate: server, remoteFingerprints: [(serverExpects ?? client).fingerprint()]))
         return DTLSTestHarness(client: clientEndpoint, server: serverEndpoint)
     }
@@ -29,10 +29,10 @@ struct DTLSContextCacheTests {
     }
 
     @Test func aDifferentProfileListGetsItsOwnContext() throws {
-        let a = try DTLSEndpoint(configuration: .init(role: .client, certificate: try Certificates.shared(.ecdsaP256),
+        let a = try DTLSEndpoint(configuration: .virtualTime(role: .client, certificate: try Certificates.shared(.ecdsaP256),
                                                       remoteFingerprints: [try Certificates.shared(.ecdsaP256).fingerprint()],
                                                       srtpProfiles: [.aeadAes128Gcm]))
-        let b = try DTLSEndpoint(configuration: .init(role: .client, certificate: try Certificates.shared(.ecdsaP256),
+        let b = try DTLSEndpoint(configuration: .virtualTime(role: .client, certificate: try Certificates.shared(.ecdsaP256),
                                                       remoteFingerprints: [try Certificates.shared(.ecdsaP256).fingerprint()],
                                                       srtpProfiles: []))
         #expect(a.context != b.context)

@@ -35,13 +35,13 @@ import TernCore
         #expect(harness.clientKeying == harness.serverKeying)
     }
 
-    @Test(.enabled(if: DTLSEndpoint.retransmissionFollowsCallerClock))
+    @Test(.enabled(if: DTLSEndpoint.callerClockRetransmissionAvailable))
     func rsaCertificateFlightIsFragmentedAndSurvivesLoss() throws {
         let clientCert = try Certificates.shared(.ecdsaP256)
         let serverCert = try Certificates.shared(.rsa(bits: 2048))
-        let client = try DTLSEndpoint(configuration: .init(
+        let client = try DTLSEndpoint(configuration: .virtualTime(
             role: .client, certificate: clientCert, remoteFingerprints: [serverCert.fingerprint()]))
-        let server = try DTLSEndpoint(configuration: .init(
+        let server = try DTLSEndpoint(configuration: .virtualTime(
             role: .server, certificate: serverCert, remoteFingerprints: [clientCert.fingerprint()],
             maximumDatagramSize: 400))
         let conditions = SimulatedLink.Conditions(lossRate: 0.3, duplicateRate: 0.1, delay: .milliseconds(10),

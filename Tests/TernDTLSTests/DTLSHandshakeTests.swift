@@ -31,9 +31,9 @@ import TernCore
         let a = try Certificates.shared(.ecdsaP256)
         let b = try DTLSCertificate.generate(.ecdsaP256)
         let (clientCert, serverCert) = firstRole == .client ? (a, b) : (b, a)
-        let client = try DTLSEndpoint(configuration: .init(role: .client, certificate: clientCert,
+        let client = try DTLSEndpoint(configuration: .virtualTime(role: .client, certificate: clientCert,
                                                            remoteFingerprints: [serverCert.fingerprint()]))
-        let server = try DTLSEndpoint(configuration: .init(role: .server, certificate: serverCert,
+        let server = try DTLSEndpoint(configuration: .virtualTime(role: .server, certificate: serverCert,
                                                            remoteFingerprints: [clientCert.fingerprint()]))
         let harness = DTLSTestHarness(client: client, server: server)
         #expect(harness.handshake())
@@ -80,8 +80,8 @@ import TernCore
         let serverCert = try DTLSCertificate.generate(.ecdsaP256)
         let wrong = DTLSFingerprint(algorithm: .sha256, digest: [UInt8](repeating: 0xAB, count: 32))
         func handshake(trusting fingerprints: [DTLSFingerprint]) throws -> DTLSTestHarness {
-            let client = try DTLSEndpoint(configuration: .init(role: .client, certificate: clientCert, remoteFingerprints: fingerprints))
-            let server = try DTLSEndpoint(configuration: .init(role: .server, certificate: serverCert,
+            let client = try DTLSEndpoint(configuration: .virtualTime(role: .client, certificate: clientCert, remoteFingerprints: fingerprints))
+            let server = try DTLSEndpoint(configuration: .virtualTime(role: .server, certificate: serverCert,
                                                                remoteFingerprints: [clientCert.fingerprint()]))
             let harness = DTLSTestHarness(client: client, server: server)
             harness.handshake()
@@ -100,10 +100,10 @@ import TernCore
         // RFC 5764 §4.1.1: the server selects one profile the client offered; OpenSSL uses the server's order.
         let clientCert = try Certificates.shared(.ecdsaP256)
         let serverCert = try DTLSCertificate.generate(.ecdsaP256)
-        let client = try DTLSEndpoint(configuration: .init(
+        let client = try DTLSEndpoint(configuration: .virtualTime(
             role: .client, certificate: clientCert, remoteFingerprints: [serverCert.fingerprint()],
             srtpProfiles: [.aes128CmSha1_80, .aeadAes128Gcm]))
-        let server = try DTLSEndpoint(configuration: .init(
+        let server = try DTLSEndpoint(configuration: .virtualTime(
             role: .server, certificate: serverCert, remoteFingerprints: [clientCert.fingerprint()],
             srtpProfiles: [.aeadAes128Gcm, .aes128CmSha1_80]))
         let harness = DTLSTestHarness(client: client, server: server)
@@ -158,7 +158,7 @@ import TernCore
         let harness = try DTLSTestHarness.make()
         #expect(throws: DTLSError.notConnected) { try harness.client.send(applicationData: [1]) }
         #expect(throws: DTLSError.missingRemoteFingerprint) {
-            try DTLSEndpoint(configuration: .init(role: .client, certificate: try Certificates.shared(.ecdsaP256),
+            try DTLSEndpoint(configuration: .virtualTime(role: .client, certificate: try Certificates.shared(.ecdsaP256),
                                                   remoteFingerprints: []))
         }
     }

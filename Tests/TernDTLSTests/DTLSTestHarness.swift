@@ -27,16 +27,23 @@ final class DTLSTestHarness {
     static func make(
         clientKey: DTLSCertificate.KeyType = .ecdsaP256, serverKey: DTLSCertificate.KeyType = .ecdsaP256,
         profiles: [SRTPProtectionProfile] = SRTPProtectionProfile.defaultPreference,
-        conditions: SimulatedLink.Conditions = .perfect, seed: UInt64 = 1
+        conditions: SimulatedLink.Conditions = .perfect, seed: UInt64 = 1, handshakeTimeout: Duration = .seconds(30)
     ) throws -> DTLSTestHarness {
         let clientCertificate = try Certificates.shared(clientKey)
         let serverCertificate = try Certificates.shared(serverKey)
-        let client = try DTLSEndpoint(configuration: DTLSConfiguration(
+        var clientConfiguration = DTLSConfiguration(
             role: .client, certificate: clientCertificate,
-            remoteFingerprints: [serverCertificate.fingerprint()], srtpProfiles: profiles))
-        let server = try DTLSEndpoint(configuration: DTLSConfiguration(
+            remoteFingerprints: [serverCertificate.fingerprint()], srtpProfiles: profiles)
+        var serverConfiguration = DTLSConfiguration(
             role: .server, certificate: serverCertificate,
-            remoteFingerprints: [clientCertificate.fingerprint()], srtpProfiles: profiles))
+            remoteFingerprints: [clientCertificate.fingerprint()], srtpProfiles: profiles)
+        // Virtual time: the harness's `now` jumps, so retransmissions must follow it (DTLSTimer).
+        clientConfiguration.retransmitsOnCallerClockForTesting = true
+        clientConfiguration.handshakeTimeout = handshakeTimeout
+        serverConfiguration.handshakeTimeout = handshakeTimeout
+        serverConfiguration.retransmitsOnCallerClockForTesting = true
+        let client = try DTLSEndpoint(configuration: clientConfiguration)
+        let server = try DTLSEndpoint(configuration: serverConfiguration)
         return DTLSTestHarness(client: client, server: server, conditions: conditions, seed: seed)
     }
 
@@ -140,5 +147,23 @@ enum RTPPacket {
         writer.write(UInt16(1))
         writer.write(ssrc)
         return writer.bytes
+    }
+}
+
+extension DTLSConfiguration {
+    /// A configuration for virtual-time tests: retransmissions follow the harness's `now`
+    /// (`retransmitsOnCallerClockForTesting`, see DTLSTimer for what that covers).
+    static func virtualTime(
+        role: DTLSRole, certificate: DTLSCertificate, remoteFingerprints: [DTLSFingerprint],
+        srtpProfiles: [SRTPProtectionProfile] = SRTPProtectionProfile.defaultPreference,
+        maximumDatagramSize: Int = 1200, initialRetransmissionTimeout: Duration = .milliseconds(100),
+        maximumRetransmissionTimeout: Duration = .seconds(60)
+    ) -> DTLSConfiguration {
+        var configuration = DTLSConfiguration(
+            role: role, certificate: certificate, remoteFingerprints: remoteFingerprints, srtpProfiles: srtpProfiles,
+            maximumDatagramSize: maximumDatagramSize, initialRetransmissionTimeout: initialRetransmissionTimeout,
+            maximumRetransmissionTimeout: maximumRetransmissionTimeout)
+        configuration.retransmitsOnCallerClockForTesting = true
+        return configuration
     }
 }

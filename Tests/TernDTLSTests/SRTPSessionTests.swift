@@ -114,3 +114,16 @@ import TernCore
         }
     }
 }
+
+@Suite struct SRTPManyStreamsTests {
+    @Test("an outbound session protects packets under 3,000 SSRCs; an inbound one removes the streams it does not keep")
+    func manySSRCs() throws {
+        let (sender, receiver) = try SRTPSessionTests.sessions(.aeadAes128Gcm)
+        for index in 0..<3_000 {
+            var packet = RTPPacket.make(sequence: 1, ssrc: 0x5000_0000 &+ UInt32(index), payload: [1, 2, 3, 4])
+            #expect(sender.protectRTP(&packet) == .ok)
+            #expect(receiver.unprotectRTP(&packet) == .ok)
+            if index >= 8 { receiver.removeStream(ssrc: 0x5000_0000 &+ UInt32(index)) }
+        }
+    }
+}
