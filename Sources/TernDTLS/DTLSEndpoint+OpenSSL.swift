@@ -115,6 +115,7 @@ extension DTLSEndpoint {
     /// RFC 5764 §4.2: `EXTRACTOR-dtls_srtp`, no context, 2 × (key + salt) bytes.
     private func exportKeyingMaterial(profile: SRTPProtectionProfile) -> SRTPKeyingMaterial? {
         var exported = [UInt8](repeating: 0, count: 2 * (profile.keyLength + profile.saltLength))
+        defer { SecretBytes.wipe(&exported) }
         let label = SRTPKeyingMaterial.exporterLabel
         let ok = SSL_export_keying_material(ssl, &exported, exported.count, label, label.utf8.count, nil, 0, 0) == 1
         guard ok, let material = SRTPKeyingMaterial(profile: profile, exported: exported) else {

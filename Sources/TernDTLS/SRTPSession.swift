@@ -75,43 +75,69 @@ public final class SRTPSession: @unchecked Sendable {
         _ = libraryStatus
     }
 
-    /// Creates a session from a master key and salt.
+    /// Creates a session from a master key and salt (copied into libsrtp; wipe your own copies).
     /// - Parameter replayWindow: packets of the replay window (libsrtp accepts 64...32768).
-    public init(profile: SRTPProtectionProfile, key: [UInt8], salt: [UInt8], direction: Direction,
-                replayWindow: Int = 1024) throws(SRTPError) {
+    public convenience init(profile: SRTPProtectionProfile, key: [UInt8], salt: [UInt8], direction: Direction,
+                            replayWindow: Int = 1024) throws(SRTPError) {
         guard key.count == profile.keyLength, salt.count == profile.saltLength else {
             throw .invalidKeyLength(profile: profile, keyLength: key.count, saltLength: salt.count)
         }
-        guard Self.libraryStatus == 0 else { throw .library(operation: "srtp_init", status: Self.libraryStatus) }
+        var master = key + salt
+        defer { SecretBytes.wipe(&master) }
+        try self.init(profile: profile, master: &master, direction: direction, replayWindow: replayWindow)
+    }
+
+    /// The session protecting what `role` sends (`.outbound`) or checking what it receives
+    /// (`.inbound`). The master key passes through one buffer, wiped after libsrtp copied it.
+    public convenience init(keying: SRTPKeyingMaterial, role: DTLSRole, direction: Direction,
+                            replayWindow: Int = 1024) throws(SRTPError) {
+        // Outbound protects what `role` sends; inbound what the other role sends.
+        let sentByClient = (role == .client) == (direction == .outbound)
+        var failure: SRTPError?
+        var created: (OpaquePointer, SRTPProtectionProfile)?
+        keying.withMasterKey(sentBy: sentByClient) { master in
+            do throws(SRTPError) { created = (try Self.create(profile: keying.profile, master: &master, direction: direction,
+                                            replayWindow: replayWindow), keying.profile) }
+            catch { failure = error }
+        }
+        if let failure { throw failure }
+        guard let (session, profile) = created else { throw .library(operation: "srtp_create", status: -1) }
+        self.init(session: session, profile: profile, direction: direction)
+    }
+
+    private convenience init(profile: SRTPProtectionProfile, master: inout [UInt8], direction: Direction,
+                             replayWindow: Int) throws(SRTPError) {
+        let session = try Self.create(profile: profile, master: &master, direction: direction, replayWindow: replayWindow)
+        self.init(session: session, profile: profile, direction: direction)
+    }
+
+    private init(session: OpaquePointer, profile: SRTPProtectionProfile, direction: Direction) {
+        self.session = session
+        self.profile = profile
+        self.direction = direction
+    }
+
+    /// `srtp_create` with `master` (key | salt), which libsrtp copies.
+    private static func create(profile: SRTPProtectionProfile, master: inout [UInt8], direction: Direction,
+                               replayWindow: Int) throws(SRTPError) -> OpaquePointer {
+        guard libraryStatus == 0 else { throw .library(operation: "srtp_init", status: libraryStatus) }
         var policy = srtp_policy_t()
-        Self.setCryptoPolicies(&policy, profile: profile)
+        setCryptoPolicies(&policy, profile: profile)
         policy.ssrc.type = direction == .outbound ? ssrc_any_outbound : ssrc_any_inbound
         policy.window_size = UInt(min(max(replayWindow, 64), 32_768))
         // An outbound stream may protect the same packet index again: that is how a NACKed
         // packet is retransmitted without RTX (RFC 4585 §6.2.1); libwebrtc sets the same flag.
         // The receiver's replay window still accepts it only if the first copy was lost.
         policy.allow_repeat_tx = direction == .outbound ? 1 : 0
-        var master = key + salt
         var created: OpaquePointer?
         let status = master.withUnsafeMutableBufferPointer { buffer in
             policy.key = buffer.baseAddress
             return srtp_create(&created, &policy)  // copies the key
         }
-        for index in master.indices { master[index] = 0 }
         guard status == srtp_err_status_ok, let created else {
             throw .library(operation: "srtp_create", status: Int32(bitPattern: status.rawValue))
         }
-        self.profile = profile
-        self.direction = direction
-        self.session = created
-    }
-
-    /// The session protecting what `role` sends (`.outbound`) or checking what it receives (`.inbound`).
-    public convenience init(keying: SRTPKeyingMaterial, role: DTLSRole, direction: Direction,
-                            replayWindow: Int = 1024) throws(SRTPError) {
-        let pair = direction == .outbound ? keying.localWrite(for: role) : keying.remoteWrite(for: role)
-        try self.init(profile: keying.profile, key: pair.key, salt: pair.salt, direction: direction,
-                      replayWindow: replayWindow)
+        return created
     }
 
     deinit { srtp_dealloc(session) }

@@ -26,3 +26,28 @@ import TernCore
         #expect(2 * (SRTPProtectionProfile.aeadAes256Gcm.keyLength + SRTPProtectionProfile.aeadAes256Gcm.saltLength) == 88)
     }
 }
+
+@Suite struct SRTPKeyWipingTests {
+    @Test("sessions made from keying material through the wiped master-key buffer pair up: client out ↔ server in, server out ↔ client in")
+    func sessionsFromKeying() throws {
+        let profile = SRTPProtectionProfile.aeadAes128Gcm
+        let exported = (0..<(2 * (profile.keyLength + profile.saltLength))).map { UInt8($0) }
+        let keying = try #require(SRTPKeyingMaterial(profile: profile, exported: exported))
+        for (sender, receiver) in [(DTLSRole.client, DTLSRole.server), (.server, .client)] {
+            let out = try SRTPSession(keying: keying, role: sender, direction: .outbound)
+            let into = try SRTPSession(keying: keying, role: receiver, direction: .inbound)
+            let plain = RTPPacket.make(sequence: 7, payload: [9, 8, 7])
+            var packet = plain
+            #expect(out.protectRTP(&packet) == .ok)
+            #expect(into.unprotectRTP(&packet) == .ok)
+            #expect(packet == plain)
+        }
+    }
+
+    @Test("SecretBytes.wipe zeroes a buffer in place")
+    func wipe() {
+        var bytes: [UInt8] = [1, 2, 3, 4]
+        SecretBytes.wipe(&bytes)
+        #expect(bytes == [0, 0, 0, 0])
+    }
+}
