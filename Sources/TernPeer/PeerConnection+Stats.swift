@@ -122,6 +122,8 @@ extension PeerConnection {
                     "retransmittedBytesSent": .int(Int64(stats.retransmittedBytesSent)),
                     "nackCount": .int(Int64(stats.nackCount)), "pliCount": .int(Int64(stats.pliCount)),
                     "remoteId": .string("RI-\(stats.ssrc)"),
+                    // Not W3C: NACKed packets not resent because the retransmission budget was spent.
+                    "nackRequestsRateLimited": .int(Int64(clamping: sender.history.rateLimitedRequests)),
                 ].merging(sender.history.rtx.map { ["rtxSsrc": StatsValue.int(Int64($0.ssrc))] } ?? [:]) { a, _ in a })
                 let remote = sender.statistics.remoteInboundStats
                 var remoteValues: [String: StatsValue] = [

@@ -4,6 +4,10 @@ public import TernCore
 /// number, that answers NACKs (RFC 4585 §6.2.1) with retransmissions: the packet
 /// itself, or an RTX packet (RFC 4588) when an `RTXEncoder` is configured.
 /// A packet is resent at most once per RTT, and not at all once older than `maxAge`.
+///
+/// Retransmissions are paid from a byte budget that each packet sent adds its size to, up to
+/// `retransmissionBurst`: however many NACKs a peer sends, what is resent over time is at most
+/// what was sent (the stream's bitrate at most doubles), and at most a burst at once.
 public struct SendHistory: Sendable {
     private struct Slot: Sendable {
         var packet: RTPPacket
@@ -24,6 +28,12 @@ public struct SendHistory: Sendable {
     /// instant): answered once. A NACK of 1,400 bytes can name one packet ~350 times over, and
     /// serving each would turn one small packet into a burst of retransmissions.
     public private(set) var duplicateRequests: UInt64 = 0
+    /// Requests refused because the retransmission budget was spent (a NACK storm).
+    public private(set) var rateLimitedRequests: UInt64 = 0
+    /// The most bytes of retransmission the budget holds (256 KiB: a second of 2 Mbit/s video).
+    public var retransmissionBurst = 256 * 1024
+    /// Bytes that may still be retransmitted.
+    private var budget = 0
 
     /// A history of `capacity` packets (the last `capacity` sequence numbers).
     public init(capacity: Int = 1024, rtx: RTXEncoder? = nil, maxAge: Duration = .seconds(2)) {
@@ -35,6 +45,7 @@ public struct SendHistory: Sendable {
     /// Stores a sent packet (its payload slice keeps the sent buffer alive; no copy).
     public mutating func store(_ packet: RTPPacket, at now: Instant) {
         slots[Int(packet.sequenceNumber) % slots.count] = Slot(packet: packet, sentAt: now, lastResent: nil)
+        budget = min(retransmissionBurst, budget + packet.wireSize)
     }
 
     /// The stored packet with `sequenceNumber`, if still held.
@@ -63,6 +74,11 @@ public struct SendHistory: Sendable {
                 missed += 1
                 continue
             }
+            guard budget >= slot.packet.wireSize else {
+                rateLimitedRequests += 1
+                continue
+            }
+            budget -= slot.packet.wireSize
             slot.lastResent = now
             slots[index] = slot
             if var encoder = rtx {
