@@ -83,6 +83,8 @@ let package = Package(
                                .product(name: "HummingbirdTLS", package: "hummingbird"),
                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOWebSocket", package: "swift-nio"),
                                .product(name: "JWTKit", package: "jwt-kit")],
                 swiftSettings: strict),
         .target(name: "TernCall", dependencies: ["TernCore", "TernPeer", "TernSignaling", "TernMedia"], swiftSettings: strict),
@@ -113,7 +115,7 @@ let package = Package(
         .testTarget(name: "TernPeerTests", dependencies: ["TernPeer", "TernCore", "TernMedia", "TernSDP", "TernSCTP", "TernTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TernSignalingTests",
-                    dependencies: ["TernSignaling", "TernSignalingClient", "TernSignalingServer", "TernCore",
+                    dependencies: ["TernSignaling", "TernSignalingClient", "TernSignalingServer", "TernCore", "TernTestSupport",
                                    .product(name: "NIOCore", package: "swift-nio"),
                                    .product(name: "NIOPosix", package: "swift-nio"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -137,6 +139,8 @@ if ProcessInfo.processInfo.environment["TERN_FUZZ"] != nil {
         ("SDP", ["TernSDP"]), ("Candidate", ["TernSDP"]), ("RTP", ["TernRTP"]), ("RTCP", ["TernRTP"]),
         ("SCTP", ["TernSCTP"]), ("DCEP", ["TernSCTP"]), ("VP8", ["TernMedia"]), ("DTLS", ["TernDTLS", "TernCore"]),
         ("Signaling", ["TernSignaling"]), ("ManageCall", ["TernCall"]),
+        ("SCTPAssociation", ["TernSCTP", "TernCore"]), ("JSEP", ["TernSDP", "TernCore"]),
+        ("DTLSClient", ["TernDTLS", "TernCore"]), ("MDNS", ["TernICE"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(name: "Fuzz\(name)", dependencies: dependencies,

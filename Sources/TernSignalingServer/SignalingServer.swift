@@ -6,6 +6,7 @@ import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOWebSocket
 import ServiceLifecycle
 import UnixSignals
 
@@ -20,6 +21,10 @@ public actor SignalingServer {
     /// big) instead of buffering them; frames between `SignalingLimits.maxFrameBytes`
     /// (256 KiB) and this get an `error` reply and the connection stays.
     public static let hardFrameLimit = 1 << 20
+    /// How long a close frame may take to leave before the TCP connection is dropped.
+    static let closeGrace = Duration.seconds(2)
+    /// How long one frame may wait to be written before the TCP connection is dropped.
+    static let writeTimeout = Duration.seconds(10)
     /// How often the timer task looks for due ringing timeouts.
     public static let timerResolution = Duration.milliseconds(20)
 
@@ -114,7 +119,8 @@ public actor SignalingServer {
             }
             try? await channel.pipeline.removeHandler(name: UpgradeDeadlineHandler.name).get()
             return .upgrade([:]) { inbound, outbound, _ in
-                await Self.serve(inbound: inbound, outbound: outbound, switchboard: switchboard, logger: logger)
+                await Self.serve(inbound: inbound, outbound: outbound, channel: channel, switchboard: switchboard,
+                                 counters: counters, logger: logger)
             }
         }
         let deadline = TimeAmount.nanoseconds(Int64(upgradeTimeout.components.seconds) * 1_000_000_000
@@ -170,27 +176,48 @@ public actor SignalingServer {
     }
 
     /// One WebSocket: frames in go to the switchboard, what it queues goes out.
-    private static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-                              switchboard: SignalingSwitchboard, logger: Logger) async
+    private static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel,
+                              switchboard: SignalingSwitchboard, counters: SignalingServerCounters, logger: Logger) async
     {
+        /// Sends a close frame, but drops the TCP connection if it has not gone after
+        /// `closeGrace`: a peer that stops reading never lets the frame out, and the connection
+        /// (closed as too slow, or at shutdown) would otherwise stay open for as long as it likes.
+        @Sendable func close(_ code: WebSocketErrorCode, _ reason: String) async {
+            let drop = Task {
+                try? await Task.sleep(for: closeGrace)
+                try? await channel.close()
+            }
+            try? await outbound.close(code, reason: reason)
+            _ = drop
+        }
         let (id, outgoing) = switchboard.open()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await item in outgoing {
                     switch item {
                     case .text(let text):
+                        // A peer that stops reading blocks this write once the socket's buffers are
+                        // full, and with it every later item (the close for being too slow too):
+                        // past writeTimeout the TCP connection is dropped.
+                        let watchdog = Task {
+                            try await Task.sleep(for: writeTimeout)
+                            logger.notice("dropped connection \(id): a frame waited \(writeTimeout) to be written")
+                            counters.writeTimedOut()
+                            try? await channel.close()
+                        }
+                        defer { watchdog.cancel() }
                         do { try await outbound.write(.text(text)) } catch { return }
                         switchboard.written(text.utf8.count, on: id)
                     case .close(let reason):
-                        try? await outbound.close(.goingAway, reason: reason)
+                        await close(.goingAway, reason)
                         return
                     case .closeServerFull(let reason):
                         logger.notice("refused connection \(id): \(reason)")
-                        try? await outbound.close(.unknown(1013), reason: reason)
+                        await close(.unknown(1013), reason)
                         return
                     case .closeTooSlow(let reason):
                         logger.notice("closed connection \(id): \(reason)")
-                        try? await outbound.close(.policyViolation, reason: reason)
+                        await close(.policyViolation, reason)
                         return
                     }
                 }

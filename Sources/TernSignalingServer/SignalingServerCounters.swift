@@ -5,6 +5,7 @@ import Synchronization
 public final class SignalingServerCounters: Sendable {
     private let origins = Atomic<Int>(0)
     private let timeouts = Atomic<Int>(0)
+    private let writes = Atomic<Int>(0)
 
     init() {}
 
@@ -13,6 +14,10 @@ public final class SignalingServerCounters: Sendable {
     /// Connections closed because they had not upgraded within `SignalingServer.upgradeTimeout`.
     public var upgradeTimeouts: Int { timeouts.load(ordering: .relaxed) }
 
+    /// Connections dropped because one frame could not be written within 10 s (the peer stopped reading).
+    public var writeTimeouts: Int { writes.load(ordering: .relaxed) }
+
+    func writeTimedOut() { writes.add(1, ordering: .relaxed) }
     func originRefused() { origins.add(1, ordering: .relaxed) }
     func upgradeTimedOut() { timeouts.add(1, ordering: .relaxed) }
 }

@@ -53,8 +53,8 @@ struct SignalingServerHTTPLimitsTests {
     }
 }
 
-/// A blocking TCP client to 127.0.0.1.
-private final class RawConnection {
+/// A blocking TCP client to 127.0.0.1, speaking bytes as an attacker would.
+final class RawConnection {
     let fd: Int32
 
     init(port: Int) throws {
@@ -72,7 +72,7 @@ private final class RawConnection {
     deinit { close(fd) }
 
     func write(_ text: String) {
-        _ = text.utf8CString.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count - 1, 0) }
+        _ = text.utf8CString.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Everything read until the peer closes (or the timeout).
@@ -87,6 +87,33 @@ private final class RawConnection {
             if count < 0 { return nil }  // timed out: still open
             data += buffer[0..<count]
         }
+    }
+
+    /// Upgrades to a WebSocket on /v1 (RFC 6455 §4.1) and returns whether the server agreed;
+    /// what the server sends afterwards is left unread.
+    func upgradeToWebSocket(port: Int) -> Bool {
+        write("GET /v1 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        let status = readStatusLine(timeoutSeconds: 5)
+        var line = ""
+        repeat { line = readStatusLine(timeoutSeconds: 5) } while !line.isEmpty && line != "\r"
+        return status.contains(" 101 ")
+    }
+
+    /// Sends one masked text frame (RFC 6455 §5.2; clients must mask).
+    func sendText(_ text: String) {
+        let payload = Array(text.utf8)
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else {
+            frame.append(0x80 | 126)
+            frame += [UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+        }
+        let mask: [UInt8] = [1, 2, 3, 4]
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        _ = frame.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// The first line of the response.
