@@ -48,7 +48,8 @@ ROWS = [
      "agents on 127.0.0.1 (regular nomination, STUN pacing Ta = 5 ms, RFC 8445's minimum), median of 50."),
     ("setup_ms", "Set-up latency: createOffer → data channel open on both sides, two processes on loopback "
      "(Benchmarks/DCThroughput), offer/answer and trickled candidates over the child's pipes, ICE on 127.0.0.1 "
-     "(PeerConfiguration.loopback: Ta = 1 ms and aggressive nomination, one possible pair; see Docs/ICE.md), DTLS 1.2, SCTP, DCEP; one long-lived child "
+     "with the settings an application ships with on both sides (IceConfiguration's defaults: RFC 8445's 5 ms "
+     "pacing and regular nomination; no Tern↔Tern extensions), DTLS 1.2, SCTP, DCEP; one long-lived child "
      "process, fresh peer connections in both processes every run, the first run (a fresh process pair) left "
      "out; median of 50 (issue #8 goal: ≤ 10 ms). Peer: aiortc ↔ aiortc measured the same way in the same run "
      "(Benchmarks/aiortc/dc_throughput.py; no trickle: complete SDP after gathering; aioice host addresses "
@@ -60,18 +61,22 @@ ROWS = [
      "decoded audio frame — issue #8's full definition. A frame captured while the transport connects is sent "
      "when it connects (RtpSender, ≤ 40 ms old). Peer: aiortc ↔ aiortc the same way, with aiortc's own "
      "AudioStreamTrack as the source (its RTP sender starts pulling frames once connected)."),
-    ("setup_ms_regular", "setup_ms with RFC 8445 regular nomination instead of aggressive (Ta still 1 ms): "
-     "libnice 0.1.21 spends three ticks of Ta on it (first check, stopping criterion, nominating check) "
-     "instead of one; what PeerConfiguration.loopback's aggressive nomination buys."),
-    ("setup_ms_ta5", "setup_ms with IceConfiguration's defaults, what a connection on a real network uses: "
-     "RFC 8445's 5 ms pacing and regular nomination (about three Ta in libnice)."),
+    ("setup_ms_loopback_tuned", "Tern-only loopback settings, not a headline: setup_ms with "
+     "PeerConfiguration.loopback (Ta = 1 ms and aggressive nomination, one possible pair; Docs/ICE.md "
+     "\"Nomination\"), which no real network may use. What `tern call --loopback` and the tests use."),
     ("setup_ms_first", "The first connection of a fresh process pair (the throughput runs: a new child process "
      "each): one-time work included (libsrtp's initialisation, Swift metadata, page faults). Peer: aiortc's "
      "first connection the same way."),
     ("dc_throughput_loopback_MBps", "One reliable ordered data channel between two processes on loopback, DTLS "
      "included: 64 MiB in 64 KiB binary messages, sender keeps bufferedAmount ≤ 4 MiB and waits for "
      "bufferedamountlow (threshold 1 MiB); MB/s (10^6) from the first send to the last byte received. Peer: "
-     "aiortc ↔ aiortc the same way, runs alternated with Tern's (issue #7 goal: ≥ 125 MB/s Tern ↔ Tern)."),
+     "aiortc ↔ aiortc the same way, runs alternated with Tern's. Both sides with their defaults and no "
+     "extensions (Tern: DCBENCH_PROFILE=defaults): 1,200-byte SCTP packets, a SACK every second packet."),
+    ("dc_throughput_loopback_MBps_tern_extensions", "Tern ↔ Tern only, not a headline: the same transfer with "
+     "the Tern↔Tern SCTP extensions both sides offer by default and only a Tern peer accepts "
+     "(a=x-tern-sctp-max-packet: packets up to 16 KiB on loopback, a SACK every eighth packet, no pacing) and "
+     "PeerConfiguration.loopback (issue #7 goal: ≥ 125 MB/s Tern ↔ Tern)."),
+    ("setup_ms_first_tern_extensions", "The first connection of those runs."),
     ("setup_ms_chromium_pair", "Tern's set-up latency (the setup_ms runs) next to Chromium's: two RTCPeerConnections "
      "in one headless Chromium page (Benchmarks/chromium/pair.js), candidates relayed in the page, on 127.0.0.1 in "
      "a network namespace with only lo (as root), createOffer → channel open on both sides, fresh connections "
@@ -82,7 +87,12 @@ ROWS = [
      "bufferedamountlow at 1 MiB; MB/s first send → last byte in."),
     ("dc_throughput_rtt50_Mbps", "The same transfer with 50 ms of round-trip time: parent and child in two "
      "network-lab namespaces (Interop/netlab, 25 ms each way through its router's NFQUEUE delayer, veth with a "
-     "1,500-byte MTU), Mbit/s. Peer: aiortc ↔ aiortc the same way (issue #7 goal: ≥ 200 Mbit/s). Root only."),
+     "1,500-byte MTU), Mbit/s, IceConfiguration's defaults and no Tern↔Tern extensions on both sides. Peer: "
+     "aiortc ↔ aiortc the same way. Root only."),
+    ("dc_throughput_rtt50_tern_extensions_Mbps", "Tern ↔ Tern only, not a headline: the same with the Tern↔Tern "
+     "SCTP extensions negotiated (1,500-byte-MTU packets found by path MTU discovery, a SACK every eighth packet, "
+     "no pacing; issue #7 goal: ≥ 200 Mbit/s)."),
+    ("setup_ms_rtt50_tern_extensions", "Set-up latency of those runs."),
     ("setup_ms_rtt50", "Set-up latency of those runs (createOffer → channel open on both sides at 50 ms RTT)."),
     ("dc_throughput_rtt50_Mbps_chromium_pair", "Tern's 50 ms-RTT throughput next to Chromium's in-page pair at 50 ms "
      "RTT: Benchmarks/chromium/pair_bench.py --delay-ms 25 runs the page in a namespace with only lo and sends "

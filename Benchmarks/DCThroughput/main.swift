@@ -173,8 +173,20 @@ func awaitPool(_ pc: PeerConnection) async {
 /// DCBENCH_NOMINATION=regular|aggressive override; DCBENCH_POOL=N sets iceCandidatePoolSize;
 /// DCBENCH_SCTP_MAX_PACKET=N caps the SCTP packet size path MTU discovery may reach (1200 turns
 /// discovery off: every packet 1,200 bytes).
+///
+/// DCBENCH_PROFILE=defaults is what an application ships with: `IceConfiguration`'s defaults
+/// (5 ms pacing, regular nomination) on 127.0.0.1 and no Tern↔Tern extensions, so two Tern
+/// processes do what two standard stacks do (the headline rows). DCBENCH_EXTENSIONS=1 offers
+/// the extensions on top of whichever profile.
 func benchConfiguration() -> PeerConfiguration {
     var configuration = PeerConfiguration.loopback
+    let environment = ProcessInfo.processInfo.environment
+    if environment["DCBENCH_PROFILE"] == "defaults" {
+        configuration.ice.stunPacing = IceConfiguration().stunPacing
+        configuration.ice.nomination = IceConfiguration().nomination
+        configuration.offersTernExtensions = false
+    }
+    if let flag = environment["DCBENCH_EXTENSIONS"] { configuration.offersTernExtensions = flag == "1" }
     if let address = ProcessInfo.processInfo.environment["DCBENCH_ICE_ADDRESS"] {
         configuration.ice.allowedAddresses = [address]
         configuration.ice.stunPacing = IceConfiguration().stunPacing

@@ -16,7 +16,7 @@ let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let clientCount = max(2, arguments.first ?? 200) / 2 * 2
 let rounds = arguments.dropFirst().first ?? 50
 
-let server = SignalingServer(host: "127.0.0.1", port: 0, secret: nil)
+let server = SignalingServer(host: "127.0.0.1", port: 0)
 let port = try await server.start()
 let url = "ws://127.0.0.1:\(port)/v1"
 let clock = ContinuousClock()

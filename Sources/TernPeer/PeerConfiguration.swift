@@ -46,6 +46,11 @@ public struct PeerConfiguration: Sendable {
     /// (`DTLSConfiguration.handshakeTimeout`): a peer that answers just often enough cannot keep
     /// it going for ever.
     public var dtlsHandshakeTimeout: Duration = .seconds(30)
+    /// Offer the Tern↔Tern SCTP extensions (`a=x-tern-sctp-max-packet`: packets up to a DTLS
+    /// record, a SACK every eighth packet, no pacing; Docs/SCTP.md). Used only when the other
+    /// side announces them too, so other stacks never see a difference. Off makes two Tern
+    /// peers behave as two standard ones (benchmarks compare like with like this way).
+    public var offersTernExtensions = true
     /// Sees every decrypted RTP, RTCP and SCTP packet (debugging; nil costs nothing). Runs on the
     /// transport's thread under its lock: it must be quick and must not call back into Tern.
     public var packetTap: (@Sendable (TappedPacket) -> Void)?

@@ -82,7 +82,7 @@ public final class PeerConnection: Sendable {
             fingerprints: [Fingerprint(algorithm: fingerprint.algorithm.rawValue, bytes: fingerprint.digest)],
             maxMessageSize: UInt64(configuration.maxMessageSize),
             // We read any DTLS record whole, so a Tern peer may send us packets that large.
-            sctpMaxPacket: DTLSEndpoint.maximumRecordPlaintext)
+            sctpMaxPacket: configuration.offersTernExtensions ? DTLSEndpoint.maximumRecordPlaintext : nil)
         var seed = SystemRandomNumberGenerator()
         let jsep = JsepSession(configuration: jsepConfiguration, random: SeededRandom(seed: seed.next()))
         state = Mutex(State(jsep: jsep))
