@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TernMedia
 
@@ -47,5 +48,20 @@ struct SyntheticSourceTests {
         #expect(TestPatternReader.counter(in: first) == 0)
         #expect(TestPatternReader.counter(in: second) == 1)
         #expect(first.y[100 * 160 ..< 101 * 160] != second.y[100 * 160 ..< 101 * 160])
+    }
+}
+
+@Suite struct ToneDetectorLowComponentTests {
+    @Test("a 20 ms 400 Hz beep inside 100 ms carrying a stronger 64 Hz component reads 400 Hz (the range starts at 100 Hz)")
+    func beepBesideALowComponentReadsAsTheBeep() throws {
+        let rate = 48_000.0
+        let pcm: [Int16] = (0..<4_800).map { index in
+            let t = Double(index) / rate
+            let low = 9_000 * sin(2 * .pi * 64 * t)
+            let beep = (1_920..<2_880).contains(index) ? 6_000 * sin(2 * .pi * 400 * t) : 0
+            return Int16(low + beep)
+        }
+        let reading = try #require(ToneDetector.dominantFrequency(in: pcm))
+        #expect(abs(reading - 400) < 5, "read \(reading) Hz")
     }
 }

@@ -17,9 +17,12 @@ public enum ToneDetector {
 
     /// The dominant frequency in `range` (Hz), to about ±1 Hz for a clean tone,
     /// or nil when the block is silent. Analyses at most `maxSamples` samples from the middle
-    /// of `samples` (mono), which bounds the cost.
+    /// of `samples` (mono), which bounds the cost. The default range starts at 100 Hz, where
+    /// telephony's band is already well above: below it are rumble and drift, and the ~64 Hz
+    /// component of Chromium's received beep, which won some readings of its 400 Hz beep
+    /// (the Chromium audio row, Tern offering).
     public static func dominantFrequency(in samples: [Int16], sampleRate: Int = 48_000,
-                                         range: ClosedRange<Double> = 50...4_000,
+                                         range: ClosedRange<Double> = 100...4_000,
                                          maxSamples: Int = 16_384) -> Double? {
         let take = min(samples.count, maxSamples)
         guard take >= 256 else { return nil }
