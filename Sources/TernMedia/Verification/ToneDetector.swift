@@ -17,12 +17,13 @@ public enum ToneDetector {
 
     /// The dominant frequency in `range` (Hz), to about ±1 Hz for a clean tone,
     /// or nil when the block is silent. Analyses at most `maxSamples` samples from the middle
-    /// of `samples` (mono), which bounds the cost. The default range starts at 100 Hz, where
-    /// telephony's band is already well above: below it are rumble and drift, and the ~64 Hz
-    /// component of Chromium's received beep, which won some readings of its 400 Hz beep
-    /// (the Chromium audio row, Tern offering).
+    /// of `samples` (mono), which bounds the cost. The default range is 200–4,000 Hz, around
+    /// the tones Tern checks (400–880 Hz): Chromium's received beep carries a ~64 Hz component
+    /// strong enough that, with a range starting at 50 or 100 Hz, it or its leakage at the
+    /// range's edge won some readings of the 400 Hz beep (the Chromium audio row, Tern offering);
+    /// 200 Hz is 13 bins of a 100 ms block away from it, where a Hann window's leakage is gone.
     public static func dominantFrequency(in samples: [Int16], sampleRate: Int = 48_000,
-                                         range: ClosedRange<Double> = 100...4_000,
+                                         range: ClosedRange<Double> = 200...4_000,
                                          maxSamples: Int = 16_384) -> Double? {
         let take = min(samples.count, maxSamples)
         guard take >= 256 else { return nil }
