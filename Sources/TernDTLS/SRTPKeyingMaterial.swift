@@ -50,7 +50,9 @@ public struct SRTPKeyingMaterial: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// key | salt of one sending direction in a buffer wiped after `body` (libsrtp's master key).
-    func withMasterKey<Result>(sentBy client: Bool, _ body: (inout [UInt8]) throws -> Result) rethrows -> Result {
+    func withMasterKey<Result, Failure: Error>(sentBy client: Bool, _ body: (inout [UInt8]) throws(Failure) -> Result)
+        throws(Failure) -> Result
+    {
         var master = [UInt8](repeating: 0, count: k + s)
         defer { SecretBytes.wipe(&master) }
         secret.withBytes { bytes in

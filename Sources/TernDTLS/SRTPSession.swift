@@ -84,7 +84,8 @@ public final class SRTPSession: @unchecked Sendable {
         }
         var master = key + salt
         defer { SecretBytes.wipe(&master) }
-        try self.init(profile: profile, master: &master, direction: direction, replayWindow: replayWindow)
+        let session = try Self.create(profile: profile, master: &master, direction: direction, replayWindow: replayWindow)
+        self.init(session: session, profile: profile, direction: direction)
     }
 
     /// The session protecting what `role` sends (`.outbound`) or checking what it receives
@@ -93,22 +94,10 @@ public final class SRTPSession: @unchecked Sendable {
                             replayWindow: Int = 1024) throws(SRTPError) {
         // Outbound protects what `role` sends; inbound what the other role sends.
         let sentByClient = (role == .client) == (direction == .outbound)
-        var failure: SRTPError?
-        var created: (OpaquePointer, SRTPProtectionProfile)?
-        keying.withMasterKey(sentBy: sentByClient) { master in
-            do throws(SRTPError) { created = (try Self.create(profile: keying.profile, master: &master, direction: direction,
-                                            replayWindow: replayWindow), keying.profile) }
-            catch { failure = error }
+        let session = try keying.withMasterKey(sentBy: sentByClient) { master throws(SRTPError) in
+            try Self.create(profile: keying.profile, master: &master, direction: direction, replayWindow: replayWindow)
         }
-        if let failure { throw failure }
-        guard let (session, profile) = created else { throw .library(operation: "srtp_create", status: -1) }
-        self.init(session: session, profile: profile, direction: direction)
-    }
-
-    private convenience init(profile: SRTPProtectionProfile, master: inout [UInt8], direction: Direction,
-                             replayWindow: Int) throws(SRTPError) {
-        let session = try Self.create(profile: profile, master: &master, direction: direction, replayWindow: replayWindow)
-        self.init(session: session, profile: profile, direction: direction)
+        self.init(session: session, profile: keying.profile, direction: direction)
     }
 
     private init(session: OpaquePointer, profile: SRTPProtectionProfile, direction: Direction) {
