@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Name resolution with the system resolver (`getaddrinfo`).
@@ -31,14 +30,5 @@ enum AddressResolution {
         var v4 = in_addr()
         var v6 = in6_addr()
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
-    }
-
-    /// Resolves a remote mDNS host candidate name (e.g. `1f4c….local`) with a one-shot mDNS
-    /// query (RFC 6762 §5.1) on a background queue; `completion` runs once with the outcome.
-    static func resolveMDNS(_ name: String, timeout: Duration, destination: MDNSQuery.Destination = .init(),
-                            completion: @escaping @Sendable (MDNSQuery.Outcome) -> Void) {
-        DispatchQueue.global().async {
-            completion(MDNSQuery.resolve(name, timeout: timeout, destination: destination))
-        }
     }
 }

@@ -88,6 +88,20 @@ public struct IceCandidate: Hashable, Sendable, Codable, CustomStringConvertible
     /// True when the address is an mDNS name (RFC 8839 §5.1, draft-ietf-mmusic-mdns-ice-candidates).
     public var isMDNS: Bool { address.lowercased().hasSuffix(".local") }
 
+    /// True for the names browsers signal for their host candidates: a UUID followed by `.local`
+    /// (draft-ietf-mmusic-mdns-ice-candidates §3.1.1; the version digit is not checked).
+    public var hasMDNSCandidateName: Bool {
+        let utf8 = Array(address.lowercased().utf8)
+        guard utf8.count == 36 + 6, utf8.suffix(6).elementsEqual(".local".utf8) else { return false }
+        for (i, c) in utf8.prefix(36).enumerated() {
+            let isDash = c == UInt8(ascii: "-")
+            guard [8, 13, 18, 23].contains(i) ? isDash
+                : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(c)
+            else { return false }
+        }
+        return true
+    }
+
     public var description: String { "\(type.rawValue) \(transport.rawValue) \(address):\(port)" }
 }
 

@@ -56,8 +56,9 @@ public struct IceConfiguration: Sendable {
     /// How long to wait for a remote `.local` (mDNS) candidate to resolve before dropping it.
     public var mdnsResolutionTimeout: Duration = .seconds(2)
     /// How many remote `.local` candidates one transport resolves; the rest are dropped with a
-    /// reason. Each is a multicast query on the local network and a blocked worker thread for
-    /// up to `mdnsResolutionTimeout`, and a browser signals one name per host address.
+    /// reason. Each is a multicast query on the local network (answered or expired within
+    /// `mdnsResolutionTimeout` by the process's one resolver thread), and a browser signals one
+    /// name per host address. Only UUID names are resolved (`IceCandidate.hasMDNSCandidateName`).
     public var maximumMDNSCandidates = 16
     /// The largest datagram `send` accepts: fits RFC 4571 framing (ICE-TCP, TURN-TCP) with
     /// room for TURN's Send-indication overhead (36 bytes).

@@ -82,6 +82,12 @@ extension IceTransport {
             try addResolved(candidate)
             return
         }
+        guard candidate.hasMDNSCandidateName else {
+            // Only the names browsers make are resolved: any other `.local` name would have this
+            // agent query the user's network for hosts the peer chose (printers, NAS boxes).
+            drop(candidate, reason: "'\(candidate.address)' is not an mDNS candidate name (a UUID followed by .local, draft-ietf-mmusic-mdns-ice-candidates §3.1.1)")
+            return
+        }
         let limit = configuration.maximumMDNSCandidates
         let started = state.withLock { s -> Bool in
             guard s.mdnsResolutionsStarted < limit else { return false }
@@ -93,11 +99,15 @@ extension IceTransport {
             drop(candidate, reason: "more than \(limit) mDNS candidates from the peer (IceConfiguration.maximumMDNSCandidates)")
             return
         }
-        AddressResolution.resolveMDNS(candidate.address, timeout: configuration.mdnsResolutionTimeout,
-                                      destination: mdnsDestination) { [weak self] outcome in
+        MDNSResolver.shared.resolve(candidate.address, timeout: configuration.mdnsResolutionTimeout,
+                                    destination: mdnsDestination) { [weak self] outcome in
             guard let self else { return }
             switch outcome {
             case let .resolved(address):
+                if let refusal = self.refusal(ofMDNSAnswer: address, for: candidate.address) {
+                    self.drop(candidate, reason: refusal)
+                    break
+                }
                 var resolved = candidate
                 resolved.address = address
                 do { try self.addResolved(resolved) } catch { self.drop(candidate, reason: "\(error)") }
@@ -105,6 +115,21 @@ extension IceTransport {
                 self.drop(candidate, reason: reason)
             }
             self.mdnsFinished()
+        }
+    }
+
+    /// Why an mDNS answer cannot be the peer's address, or nil. Loopback is refused unless this
+    /// agent gathers on loopback itself: else an answer of 127.0.0.1 from anyone on the link would
+    /// point this agent's checks at services on its own host.
+    private func refusal(ofMDNSAnswer address: String, for name: String) -> String? {
+        switch IPAddressClass(address) {
+        case .unicast:
+            return nil
+        case .loopback:
+            let ownLoopback = localCandidates.contains { IPAddressClass($0.address) == .loopback }
+            return ownLoopback ? nil : "mDNS answer for '\(name)' is a loopback address (\(address)) and this agent has no loopback candidate"
+        case .multicast, .unspecified, .broadcast, .notAnAddress:
+            return "mDNS answer for '\(name)' is not a unicast address (\(address))"
         }
     }
 
@@ -223,10 +248,15 @@ extension IceTransport {
         }
     }
 
+    /// Remote candidates dropped so far (unusable, over a limit, unresolved); each also comes as
+    /// a `.remoteCandidateDropped` event with its reason.
+    public var remoteCandidatesDropped: Int { state.withLock { $0.remoteCandidatesDropped } }
+
     func drop(_ candidate: IceCandidate, reason: String) {
         logger.info("dropping remote candidate \(candidate.sdp): \(reason)")
         state.withLock { s in
             guard !s.closed else { return }
+            s.remoteCandidatesDropped += 1
             record(.remoteCandidateDropped(candidate: candidate, reason: reason), in: &s)
             emit(.remoteCandidateDropped(candidate, reason: reason))
         }

@@ -26,6 +26,7 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
         var pendingMDNS = 0
         /// Remote `.local` candidates resolution was started for (`maximumMDNSCandidates`).
         var mdnsResolutionsStarted = 0
+        var remoteCandidatesDropped = 0
         var endOfCandidatesAfterMDNS = false
         var restarting = false
         var failureReason: String?
@@ -76,8 +77,8 @@ public final class IceTransport: DatagramTransport, @unchecked Sendable {
     let pairCheckLog: PairCheckLog?
     let logger = TernLog.logger("ice")
     /// Where one-shot mDNS queries go (the mDNS group; tests use a fake responder).
-    let mdnsDestinationBox = Mutex(MDNSQuery.Destination())
-    var mdnsDestination: MDNSQuery.Destination { mdnsDestinationBox.withLock { $0 } }
+    let mdnsDestinationBox = Mutex(MDNSResolver.Destination())
+    var mdnsDestination: MDNSResolver.Destination { mdnsDestinationBox.withLock { $0 } }
 
     /// The configuration this transport was created with.
     public let configuration: IceConfiguration

@@ -50,6 +50,8 @@ extension PeerConnection {
             "iceState": .string(iceState.rawValue), "dtlsState": .string(dtlsState.rawValue),
         ]
         if pair != nil { transport["selectedCandidatePairId"] = .string("CP") }
+        // Not W3C: remote candidates refused (unusable, over a limit, mDNS names that do not resolve).
+        if let ice { transport["remoteCandidatesDropped"] = .int(Int64(ice.remoteCandidatesDropped)) }
         if let dtlsInfo {
             transport["dtlsRole"] = .string(dtlsInfo.role.rawValue)
             transport["tlsVersion"] = .string(dtlsInfo.protocolVersion)
@@ -94,6 +96,8 @@ extension PeerConnection {
                 "badVerificationTags": .int(Int64(counters.badVerificationTag)),
                 "rejectedCookies": .int(Int64(counters.rejectedCookies)),
                 "fragmentsRefused": .int(Int64(counters.fragmentsRefused)),
+                "renegedFragments": .int(Int64(counters.renegedFragments)),
+                "renegedByPeer": .int(Int64(counters.renegedByPeer)),
                 "oversizedControlChunksDropped": .int(Int64(counters.oversizedControlChunksDropped)),
             ]
             if let threshold = congestion.slowStartThreshold { sctp["slowStartThreshold"] = .int(Int64(threshold)) }

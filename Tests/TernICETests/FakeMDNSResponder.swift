@@ -3,7 +3,8 @@ import Synchronization
 @testable import TernICE
 
 /// A unicast stand-in for an mDNS responder on 127.0.0.1: answers every A/AAAA question for
-/// `name` with `address` (the container has no multicast responder).
+/// `name` (any name when nil) with `address` (the container has no multicast responder). With
+/// `answersFromAnotherPort` its answers leave from a second socket, as a spoofing host's would.
 final class FakeMDNSResponder: @unchecked Sendable {
     // `fd` and `port` are set once in init; `running` is atomic.
     let port: UInt16
@@ -17,9 +18,10 @@ final class FakeMDNSResponder: @unchecked Sendable {
         let queries = Atomic(0)
     }
 
-    init(name: String, address: [UInt8]) throws {
+    init(name: String?, address: [UInt8], answersFromAnotherPort: Bool = false) throws {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         self.fd = fd
+        let replyFD = answersFromAnotherPort ? socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0) : fd
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -42,14 +44,15 @@ final class FakeMDNSResponder: @unchecked Sendable {
                 let n = withUnsafeMutablePointer(to: &from) { p in
                     p.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, &buffer, buffer.count, 0, $0, &fromLength) }
                 }
-                guard n > 0, let q = MDNSMessage.question(in: Array(buffer[0..<n])), q.name == name,
-                      let answer = MDNSMessage.response(id: q.id, name: name, ipv4: address) else { continue }
+                guard n > 0, let q = MDNSMessage.question(in: Array(buffer[0..<n])), name == nil || q.name == name,
+                      let answer = MDNSMessage.response(id: q.id, name: q.name, ipv4: address) else { continue }
                 counters.queries.add(1, ordering: .relaxed)
                 _ = withUnsafePointer(to: &from) { p in
-                    p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, answer, answer.count, 0, $0, fromLength) }
+                    p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(replyFD, answer, answer.count, 0, $0, fromLength) }
                 }
             }
             close(fd)
+            if replyFD != fd { close(replyFD) }
         }
     }
 

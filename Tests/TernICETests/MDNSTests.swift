@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import TernCore
@@ -33,13 +34,58 @@ import TernCore
     }
 }
 
+@Suite struct MDNSNameAndAddressTests {
+    @Test(arguments: [("4f1f6c0e-5e3a-4f0b-9c55-6d1b3e0d9a11.local", true), ("4F1F6C0E-5E3A-4F0B-9C55-6D1B3E0D9A11.LOCAL", true),
+                      ("office-printer.local", false), ("4f1f6c0e-5e3a-4f0b-9c55-6d1b3e0d9a1.local", false),
+                      ("4f1f6c0e_5e3a-4f0b-9c55-6d1b3e0d9a11.local", false), ("4f1f6c0e-5e3a-4f0b-9c55-6d1b3e0d9a1g.local", false),
+                      ("x4f1f6c0e-5e3a-4f0b-9c55-6d1b3e0d9a11.local", false)])
+    func onlyUUIDNamesAreCandidateNames(name: String, accepted: Bool) throws {
+        let candidate = try IceCandidate(sdp: "candidate:1 1 udp 2122260223 \(name) 52000 typ host")
+        #expect(candidate.isMDNS)
+        #expect(candidate.hasMDNSCandidateName == accepted)
+    }
+
+    @Test(arguments: [("192.168.1.20", IPAddressClass.unicast), ("169.254.3.4", .unicast), ("127.0.0.1", .loopback),
+                      ("127.9.9.9", .loopback), ("::1", .loopback), ("224.0.0.251", .multicast), ("239.1.2.3", .multicast),
+                      ("ff02::fb", .multicast), ("0.0.0.0", .unspecified), ("::", .unspecified),
+                      ("255.255.255.255", .broadcast), ("::ffff:127.0.0.1", .loopback), ("fe80::1", .unicast),
+                      ("2001:db8::1", .unicast), ("host.local", .notAnAddress)])
+    func addressClasses(text: String, expected: IPAddressClass) {
+        #expect(IPAddressClass(text) == expected)
+    }
+}
+
 @Suite(.serialized) struct IceMDNSTests {
-    @Test func oneShotQueryGetsTheResponderAnswer() throws {
+    @Test func oneShotQueryGetsTheResponderAnswer() async throws {
         let responder = try FakeMDNSResponder(name: "peer-host.local", address: [127, 0, 0, 1])
         defer { responder.stop() }
-        let outcome = MDNSQuery.resolve("peer-host.local", timeout: .seconds(2),
-                                        destination: .init(address: "127.0.0.1", port: responder.port))
+        let outcome = await resolve("peer-host.local", via: responder.port)
         #expect(outcome == .resolved("127.0.0.1"))
+    }
+
+    @Test func anAnswerFromAnotherPortIsIgnored() async throws {
+        // RFC 6762 §6: responses not from the mDNS port are silently ignored.
+        let spoofer = try FakeMDNSResponder(name: nil, address: [10, 0, 0, 66], answersFromAnotherPort: true)
+        defer { spoofer.stop() }
+        let outcome = await resolve("peer-host.local", via: spoofer.port, timeout: .milliseconds(300))
+        #expect(spoofer.queries == 1)
+        #expect(outcome == .failed("no mDNS answer for 'peer-host.local' within 0.3 seconds"))
+    }
+
+    @Test func hundredsOfNamesResolveAtOnceOnOneThread() async throws {
+        let responder = try FakeMDNSResponder(name: nil, address: [192, 168, 7, 7])
+        defer { responder.stop() }
+        let threadsBefore = processThreads()
+        let clock = ContinuousClock(), start = clock.now
+        let outcomes = await withTaskGroup(of: MDNSResolver.Outcome.self) { group in
+            for _ in 0..<200 {
+                group.addTask { await resolve(UUID().uuidString.lowercased() + ".local", via: responder.port) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.allSatisfy { $0 == .resolved("192.168.7.7") })
+        #expect(clock.now - start < .seconds(2), "resolved side by side, not one after another")
+        #expect(processThreads() - threadsBefore < 20, "not a thread per name")
     }
 
     @Test func remoteMDNSHostCandidateIsResolvedAndConnects() async throws {
@@ -80,7 +126,10 @@ import TernCore
         let watcher = Task {
             for await e in t.events { if case let .remoteCandidateDropped(_, reason) = e { reasons.withLock { $0.append(reason) } } }
         }
-        for i in 0..<200 { try t.addRemoteCandidate("candidate:\(i) 1 udp 2122260223 host-\(i).local 52000 typ host") }
+        for i in 0..<200 {
+            let name = UUID().uuidString.lowercased() + ".local"
+            try t.addRemoteCandidate("candidate:\(i) 1 udp 2122260223 \(name) 52000 typ host")
+        }
         // 195 refused at once, the 5 resolved ones dropped when their queries time out.
         #expect(await eventually { reasons.withLock { $0.count } == 200 })
         #expect(reasons.withLock { $0.filter { $0.contains("more than 5 mDNS candidates") }.count } == 195)
@@ -101,10 +150,65 @@ import TernCore
         let watcher = Task {
             for await e in t.events { if case let .remoteCandidateDropped(_, reason) = e { dropped.withLock { $0 = reason } } }
         }
-        try t.addRemoteCandidate("candidate:1 1 udp 2122260223 nobody-here.local 52000 typ host")
+        try t.addRemoteCandidate("candidate:1 1 udp 2122260223 9b2d7a9e-6c1f-4a55-8d1e-2f3a4b5c6d7e.local 52000 typ host")
         #expect(await eventually { dropped.withLock { $0 } != nil })
         #expect(dropped.withLock { $0 }?.contains("no mDNS answer") == true)
         t.close()
         await watcher.value
     }
+
+    @Test func aNameThatIsNotAUUIDIsDroppedWithoutAQuery() async throws {
+        let t = try IceTransport(configuration: .loopback, role: .controlled)
+        let responder = try FakeMDNSResponder(name: nil, address: [192, 168, 7, 7])
+        defer { responder.stop() }
+        t.mdnsDestinationBox.withLock { $0 = .init(address: "127.0.0.1", port: responder.port) }
+        let reason = await droppedReason(t) {
+            try t.addRemoteCandidate("candidate:1 1 udp 2122260223 office-printer.local 52000 typ host")
+        }
+        #expect(reason?.contains("not an mDNS candidate name") == true)
+        #expect(responder.queries == 0)
+        t.close()
+    }
+
+    @Test(arguments: [([UInt8]([127, 0, 0, 1]), "loopback address"), ([224, 0, 0, 1], "not a unicast address"),
+                      ([0, 0, 0, 0], "not a unicast address"), ([255, 255, 255, 255], "not a unicast address")])
+    func anAnswerNoPeerCanHaveIsRefused(address: [UInt8], expected: String) async throws {
+        // This transport has not gathered, so it has no loopback candidate of its own.
+        let t = try IceTransport(configuration: .loopback, role: .controlled)
+        let responder = try FakeMDNSResponder(name: nil, address: address)
+        defer { responder.stop() }
+        t.mdnsDestinationBox.withLock { $0 = .init(address: "127.0.0.1", port: responder.port) }
+        let reason = await droppedReason(t) {
+            try t.addRemoteCandidate("candidate:1 1 udp 2122260223 \(UUID().uuidString).local 52000 typ host")
+        }
+        #expect(reason?.contains(expected) == true, "\(reason ?? "no drop")")
+        #expect(responder.queries == 1)
+        t.close()
+    }
+}
+
+private func resolve(_ name: String, via port: UInt16, timeout: Duration = .seconds(2)) async -> MDNSResolver.Outcome {
+    await withCheckedContinuation { done in
+        MDNSResolver.shared.resolve(name, timeout: timeout, destination: .init(address: "127.0.0.1", port: port)) {
+            done.resume(returning: $0)
+        }
+    }
+}
+
+/// The reason of the first `.remoteCandidateDropped` after `action`.
+private func droppedReason(_ t: IceTransport, after action: () throws -> Void) async -> String? {
+    let dropped = Mutex<String?>(nil)
+    let watcher = Task {
+        for await e in t.events { if case let .remoteCandidateDropped(_, reason) = e { dropped.withLock { $0 = $0 ?? reason } } }
+    }
+    defer { watcher.cancel() }
+    do { try action() } catch { return "threw \(error)" }
+    _ = await eventually { dropped.withLock { $0 } != nil }
+    return dropped.withLock { $0 }
+}
+
+private func processThreads() -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
+    return line.flatMap { Int($0.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
 }

@@ -7,7 +7,7 @@ import TernCore
 @Suite struct HostileFragmentTests {
     /// 1-byte middle fragments (no B, no E: never complete) at consecutive TSNs after a hole,
     /// 60 to a packet, until `packets` packets have gone to b.
-    private static func sendTinyMiddleFragments(_ h: AssociationHarness, packets: Int) throws -> Int {
+    static func sendTinyMiddleFragments(_ h: AssociationHarness, packets: Int) throws -> Int {
         try h.a.send([1], streamIdentifier: 0, payloadProtocolIdentifier: 53, now: h.pair.now)
         let template = try SCTPPacket.parse(try #require(h.a.pollTransmit(now: h.pair.now)))
         guard case let .data(first)? = template.chunks.first else { throw HostileFragmentError.noData }

@@ -188,6 +188,23 @@ struct JsepStateMachineTests {
                                                                       usernameFragment: "nope")) }) == .operation)
     }
 
+    @Test("a peer trickling thousands of candidates into one section: the first 256 kept, the rest refused with OperationError")
+    func trickledCandidatesAreCappedPerSection() throws {
+        var a = TestIdentity.session(seed: 1)
+        var b = TestIdentity.session(seed: 2)
+        try a.addTransceiver(Transceiver(kind: .audio))
+        try Exchange.run(offerer: &a, answerer: &b, beforeAnswer: Exchange.sendrecvAll)
+        let limit = JsepSession.maximumRemoteCandidatesPerSection
+        for index in 0..<limit {
+            try a.addRemoteCandidate(IceCandidateInit(candidate: "candidate:\(index) 1 udp 1 192.0.2.10 \(10_000 + index) typ host", sdpMid: "0"))
+        }
+        #expect(error(of: { try a.addRemoteCandidate(IceCandidateInit(candidate: "candidate:x 1 udp 1 192.0.2.11 9 typ host", sdpMid: "0")) })
+                == .operation)
+        try a.addRemoteCandidate(IceCandidateInit(candidate: "", sdpMid: "0"))   // end-of-candidates still accepted
+        let transport = try #require(a.negotiated?.transport)
+        #expect(transport.remoteCandidates.count == limit && transport.remoteEndOfCandidates)
+    }
+
     private func error(of body: () throws -> Void) -> JsepError.Name? {
         do {
             try body()

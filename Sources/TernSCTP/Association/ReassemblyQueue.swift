@@ -54,6 +54,17 @@ struct ReassemblyQueue {
         }
     }
 
+    /// Drops the fragments held past `cumulative` (reneging, RFC 9260 §6.2) and returns their TSNs.
+    mutating func dropFragments(after cumulative: UInt32) -> [UInt32] {
+        var dropped: [UInt32] = []
+        for sid in Array(streams.keys) {
+            let before = streams[sid]?.fragments.count ?? 0
+            bufferedBytes += streams[sid, default: StreamReassembly()].dropFragments(after: cumulative, into: &dropped)
+            fragmentCount += (streams[sid]?.fragments.count ?? 0) - before
+        }
+        return dropped
+    }
+
     /// RFC 6525 §5.2.2: the peer reset its outgoing streams; incoming SSNs restart at 0.
     mutating func resetStreams(_ ids: [UInt16]) {
         let targets = ids.isEmpty ? Array(streams.keys) : ids

@@ -40,6 +40,29 @@ struct ReceivedTSNTracker {
         return true
     }
 
+    /// Forgets `tsns` (above the cumulative TSN) as if they never arrived: a receiver reneging
+    /// on gap-acked data (RFC 9260 §6.2). One pass over the ranges and the sorted TSNs.
+    mutating func remove(_ tsns: [UInt32]) {
+        let sorted = tsns.filter { cumulative.tsnLess($0) }.sorted { $0.tsnLess($1) }
+        guard !sorted.isEmpty else { return }
+        var kept: [(start: UInt32, end: UInt32)] = []
+        kept.reserveCapacity(ranges.count)
+        var k = 0
+        for range in ranges {
+            while k < sorted.count, sorted[k].tsnLess(range.start) { k += 1 }
+            var start = range.start
+            var open = true   // whether `start...range.end` still holds something
+            while k < sorted.count, sorted[k].tsnLessOrEqual(range.end) {
+                let tsn = sorted[k]
+                if start.tsnLess(tsn) { kept.append((start, tsn &- 1)) }
+                if tsn == range.end { open = false } else if !tsn.tsnLess(start) { start = tsn &+ 1 }
+                k += 1
+            }
+            if open { kept.append((start, range.end)) }
+        }
+        ranges = kept
+    }
+
     /// Moves the cumulative point forward (FORWARD TSN, RFC 3758 §3.6).
     mutating func forward(to newCumulative: UInt32) {
         guard cumulative.tsnLess(newCumulative) else { return }

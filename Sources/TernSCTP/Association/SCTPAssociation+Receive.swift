@@ -25,6 +25,7 @@ extension SCTPAssociation {
         }
         stats.packetsReceived += 1
         burstAllowance = config.effectiveMaxBurst
+        let cumulativeBefore = received.cumulative
         var sawData = false
         var arrival = DataArrival()
         chunkLoop: for chunk in packet.chunks {
@@ -74,12 +75,35 @@ extension SCTPAssociation {
         // get one SACK per packet back, and the SACKs fill the same socket.
         if arrival.duplicates, !arrival.newData { sackImmediately = true }
         if sawData { noteDataPacket(now: now) }
+        watchForStaleFragments(cumulativeBefore: cumulativeBefore, now: now)
         // SACK now rather than at the next poll: a caller that reads a batch of packets before
         // polling would otherwise produce one stretch ACK per batch, and cwnd grows per SACK.
         if sackImmediately, !terminated, peerTag != 0 {
             sendRaw([.sack(makeSack(room: config.mtu - SCTPPacket.headerSize))], tag: peerTag)
         }
         lastActivity = now
+    }
+
+    /// Starts the stale-fragment clock when fragments are held past a hole, restarts it whenever
+    /// the cumulative TSN moves, stops it when nothing waits.
+    private func watchForStaleFragments(cumulativeBefore: UInt32, now: Instant) {
+        guard let timeout = config.staleFragmentTimeout, received.hasGaps, reassembly.fragmentCount > 0 else {
+            staleFragmentDeadline = nil
+            return
+        }
+        if staleFragmentDeadline == nil || received.cumulative != cumulativeBefore { staleFragmentDeadline = now + timeout }
+    }
+
+    /// RFC 9260 §6.2: a receiver may renege on gap-acked data. The fragments held past a
+    /// cumulative TSN that has not moved for `staleFragmentTimeout` are dropped and left out of
+    /// the SACK sent now; a sender that is still there sends them again with the hole.
+    func dropStaleFragments(now: Instant) {
+        staleFragmentDeadline = nil
+        let dropped = reassembly.dropFragments(after: received.cumulative)
+        guard !dropped.isEmpty else { return }
+        received.remove(dropped)
+        stats.renegedFragments += dropped.count
+        if peerTag != 0 { sendRaw([.sack(makeSack(room: config.mtu - SCTPPacket.headerSize))], tag: peerTag) }
     }
 
     /// RFC 9260 §8.5 / §8.5.1 verification tag rules.

@@ -58,12 +58,14 @@ extension SCTPAssociation {
         // of order, and each chunk is walked once per SACK however they overlap.
         let base = cum &+ 1
         let gapBlocks = Self.mergedGapBlocks(sack.gapBlocks)
+        var covered = 0
         for block in gapBlocks {
             guard let firstTSN = outstanding.first?.chunk.tsn else { break }
             // Outstanding TSNs are contiguous from `firstTSN`; index = TSN - firstTSN.
             let shift = Int(Int32(bitPattern: base &- firstTSN))
             var i = max(block.start - 1 + shift, 0)
             let end = min(block.end - 1 + shift, outstanding.count - 1)
+            covered += max(0, end - i + 1)
             while i <= end {
                 if !outstanding[i].gapAcked {
                     outstanding[i].gapAcked = true
@@ -82,6 +84,10 @@ extension SCTPAssociation {
                 i += 1
             }
         }
+
+        // Every chunk in a block is gap-acked now; more gap-acked chunks than that means the
+        // peer reneged on some (RFC 9260 §6.2.1 D iii).
+        if gapAckedCount > covered { peerReneged(on: gapBlocks, cumulative: cum) }
 
         // §7.2.4 fast retransmit with HTNA: only TSNs below the highest newly acked one get a
         // miss indication. Those are the holes between the gap blocks, so only the holes are
@@ -152,6 +158,28 @@ extension SCTPAssociation {
         updateAdvancedPeerAckPoint()
         if state == .shutdownPending || state == .shutdownReceived { maybeSendShutdown(now: now) }
         maybeStartReset(now: now)
+    }
+
+    /// RFC 9260 §6.2.1 D iii: a chunk acknowledged by an earlier gap block that this SACK's
+    /// blocks leave out is possibly missing again: no longer acked, one miss indication, and
+    /// T3-rtx runs for it (set below in `handleSack`). Only chunks up to the last block count
+    /// (or all, in a SACK without blocks): a receiver with more holes than its SACK has room for
+    /// reports the first ones only, which is not a renege. Walks every outstanding chunk, only
+    /// when a renege is seen.
+    private func peerReneged(on gapBlocks: [(start: Int, end: Int)], cumulative: UInt32) {
+        guard let firstTSN = outstanding.first?.chunk.tsn else { return }
+        let reported = gapBlocks.last?.end ?? Int.max
+        var block = 0
+        for i in outstanding.indices where outstanding[i].gapAcked {
+            let offset = Int(Int32(bitPattern: firstTSN &+ UInt32(truncatingIfNeeded: i) &- cumulative))
+            guard offset <= reported else { break }
+            while block < gapBlocks.count, gapBlocks[block].end < offset { block += 1 }
+            if block < gapBlocks.count, gapBlocks[block].start <= offset { continue }
+            outstanding[i].gapAcked = false
+            gapAckedCount -= 1
+            outstanding[i].missIndications += 1
+            stats.renegedByPeer += 1
+        }
     }
 
     /// Adds a miss indication to each unacknowledged chunk at `indices` of `outstanding` (one

@@ -16,6 +16,7 @@ extension SCTPAssociation {
         if terminated { return }
         if let d = t2Deadline, now >= d { handleT2(now: now) }
         if let d = reconfigDeadline, now >= d { handleReconfigTimeout(now: now) }
+        if let d = staleFragmentDeadline, now >= d { dropStaleFragments(now: now) }
         if let d = pathMTU.probeDeadline, now >= d { pathMTU.probeTimedOut(now: now) }
         if let d = heartbeatAckDeadline, now >= d {
             heartbeatAckDeadline = nil

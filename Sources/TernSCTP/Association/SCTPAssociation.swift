@@ -41,6 +41,9 @@ public final class SCTPAssociation {
     var received = ReceivedTSNTracker(peerInitialTSN: 0)
     var reassembly: ReassemblyQueue
     var duplicateTSNs: [UInt32] = []
+    /// When fragments held past a cumulative TSN that has not moved are dropped
+    /// (`config.staleFragmentTimeout`).
+    var staleFragmentDeadline: Instant?
     var sackNeeded = false
     var sackImmediately = false
     var packetsSinceSack = 0
@@ -174,7 +177,7 @@ public final class SCTPAssociation {
     /// When `handleTimeout(now:)` must next be called; nil when no timer runs.
     public var nextTimeout: Instant? {
         [t1Deadline, t2Deadline, t3Deadline, delayedAckDeadline, heartbeatDeadline, heartbeatAckDeadline, reconfigDeadline,
-         pathMTU.probeDeadline, pacingRelease].compactMap { $0 }.min()
+         pathMTU.probeDeadline, pacingRelease, staleFragmentDeadline].compactMap { $0 }.min()
     }
 
     /// The pacing rate, bytes per second: the window spread over a smoothed round trip, with

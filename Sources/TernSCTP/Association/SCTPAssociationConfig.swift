@@ -53,6 +53,12 @@ public struct SCTPAssociationConfig: Sendable {
     public var maxInitRetransmissions: Int = 8
     /// HB.interval (RFC 9260 §16: 30 s): heartbeat period while idle.
     public var heartbeatInterval: Duration = .seconds(30)
+    /// How long the cumulative TSN may stay put while fragments received past it wait for a
+    /// hole to be filled, before those fragments are dropped and no longer acknowledged (RFC
+    /// 9260 §6.2 lets a receiver renege on gap-acked data). A sender retransmits a hole within
+    /// RTO.Max (60 s); one that leaves it open longer holds up to the receive window in
+    /// fragments that can never complete. nil keeps them until FORWARD TSN or the end.
+    public var staleFragmentTimeout: Duration? = .seconds(60)
     /// Delayed SACK timeout (RFC 9260 §6.2: at most 500 ms; 200 ms is usual). Half of that here,
     /// well under a peer's RTO.Min (ours is `rtoMin`; dcSCTP's and usrsctp's are higher still).
     public var delayedAckTimeout: Duration = .milliseconds(100)

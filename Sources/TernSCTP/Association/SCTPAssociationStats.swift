@@ -13,6 +13,12 @@ public struct SCTPAssociationStats: Sendable, Equatable {
     /// DATA fragments not taken because the reassembly queue held its maximum number of
     /// fragments (`ReassemblyQueue.maxFragments`); the peer has to send them again.
     public var fragmentsRefused = 0
+    /// Fragments dropped after `staleFragmentTimeout` without the hole before them filled, and
+    /// no longer acknowledged (reneged, RFC 9260 §6.2).
+    public var renegedFragments = 0
+    /// Chunks the peer acknowledged in a gap block and later no longer did (it reneged): sent
+    /// again (RFC 9260 §6.2.1 D iii).
+    public var renegedByPeer = 0
     /// Control chunks not sent because alone they exceed the packet size (answers echoing an
     /// oversized chunk from the peer: HEARTBEAT ACK, ERROR for an unrecognized chunk).
     public var oversizedControlChunksDropped = 0

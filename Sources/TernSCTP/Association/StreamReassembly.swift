@@ -123,6 +123,27 @@ struct StreamReassembly {
         return delta
     }
 
+    /// Drops the fragments with a TSN after `cumulative`, appending their TSNs to `dropped`. A run
+    /// of fragments that still has some at or before `cumulative` keeps those, shortened.
+    mutating func dropFragments(after cumulative: UInt32, into dropped: inout [UInt32]) -> Int {
+        let late = fragments.keys.filter { cumulative.tsnLess($0) }
+        guard !late.isEmpty else { return 0 }
+        var delta = 0
+        for tsn in late {
+            if let f = fragments.removeValue(forKey: tsn) { delta -= Self.charge(f) }
+            dropped.append(tsn)
+        }
+        for (start, end) in runEndByStart where cumulative.tsnLess(end) {
+            runEndByStart[start] = nil
+            runStartByEnd[end] = nil
+            if start.tsnLessOrEqual(cumulative) {
+                runEndByStart[start] = cumulative
+                runStartByEnd[cumulative] = start
+            }
+        }
+        return delta
+    }
+
     /// Delivers complete messages up to the skipped SSN in order, then continues past it.
     mutating func skip(to ssn: UInt16, deliver: inout [SCTPMessage]) -> Int {
         guard !ssn.ssnLess(expectedSSN) else { return 0 }

@@ -6,6 +6,11 @@ extension JsepSession {
     /// - InvalidStateError: no remote description yet.
     /// - OperationError: no section matches `sdpMid`/`sdpMLineIndex`, the ufrag is not the current one, or
     ///   the candidate does not parse.
+    /// Trickled candidates kept per remote m= section; past it `addRemoteCandidate` refuses with
+    /// OperationError. Browsers signal a few dozen at most; a peer sending thousands would make
+    /// each addition cost more than the last (every one is checked against those kept).
+    public static let maximumRemoteCandidatesPerSection = 256
+
     public mutating func addRemoteCandidate(_ candidate: IceCandidateInit) throws(JsepError) {
         guard signalingState != .closed else { throw JsepError(.invalidState, "the session is closed") }
         let usePending = pendingRemoteDescription != nil
@@ -33,6 +38,9 @@ extension JsepSession {
             parsed = try candidate.parsed()
         } catch {
             throw JsepError(.operation, "candidate does not parse: \(error)")
+        }
+        if parsed != nil, description.media[index].attributes(named: "candidate").count >= Self.maximumRemoteCandidatesPerSection {
+            throw JsepError(.operation, "the remote description's section \(index) already has \(Self.maximumRemoteCandidatesPerSection) candidates (JsepSession.maximumRemoteCandidatesPerSection)")
         }
         description.media[index].merge(candidates: parsed.map { [$0] } ?? [], endOfCandidates: parsed == nil)
         if usePending { pendingRemoteDescription = description } else { currentRemoteDescription = description }
