@@ -51,6 +51,11 @@ public struct PeerConfiguration: Sendable {
     /// side announces them too, so other stacks never see a difference. Off makes two Tern
     /// peers behave as two standard ones (benchmarks compare like with like this way).
     public var offersTernExtensions = true
+    /// Offer SNAP (draft-hancke-tsvwg-snap): our SCTP INIT in the description (`a=sctp-init`), so
+    /// that a peer answering with its own skips the SCTP handshake, two round trips. A peer that
+    /// does not know it (aiortc, Firefox, GStreamer, Chromium without its field trial) answers
+    /// without it and the handshake runs as always.
+    public var negotiatesSNAP = true
     /// Sees every decrypted RTP, RTCP and SCTP packet (debugging; nil costs nothing). Runs on the
     /// transport's thread under its lock: it must be quick and must not call back into Tern.
     public var packetTap: (@Sendable (TappedPacket) -> Void)?

@@ -80,8 +80,10 @@ extension PeerConnection {
         add("T", "transport", transport)
 
         // W3C RTCSctpTransportStats, plus what the sender's congestion control is doing (not W3C).
-        if let association = driver?.perform({ core, _ in core.sctp.map { ($0.association.congestion, $0.association.stats) } }) {
-            let (congestion, counters) = association
+        if let association = driver?.perform({ core, _ in
+            core.sctp.map { ($0.association.congestion, $0.association.stats, $0.association.establishedWithoutHandshake) }
+        }) {
+            let (congestion, counters, withoutHandshake) = association
             var sctp: [String: StatsValue] = [
                 "transportId": .string("T"), "congestionWindow": .int(Int64(congestion.congestionWindow)),
                 "receiverWindow": .int(Int64(congestion.peerReceiverWindow)), "mtu": .int(Int64(congestion.packetSize)),
@@ -98,6 +100,8 @@ extension PeerConnection {
                 "fragmentsRefused": .int(Int64(counters.fragmentsRefused)),
                 "renegedFragments": .int(Int64(counters.renegedFragments)),
                 "renegedByPeer": .int(Int64(counters.renegedByPeer)),
+                // Not W3C: the association came up from the INITs in the descriptions (SNAP).
+                "establishedWithoutHandshake": .bool(withoutHandshake),
                 "oversizedControlChunksDropped": .int(Int64(counters.oversizedControlChunksDropped)),
             ]
             if let threshold = congestion.slowStartThreshold { sctp["slowStartThreshold"] = .int(Int64(threshold)) }

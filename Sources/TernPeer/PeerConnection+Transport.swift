@@ -212,13 +212,10 @@ extension PeerConnection {
             driver = try makeDriver(transport: transport, dataChannel: negotiated.dataChannel, ice: ice)
         }
         let (sendConfigurations, receiveConfigurations) = mediaConfigurations(negotiated)
-        let remoteMaxMessageSize = negotiated.dataChannel.map { Int(clamping: $0.remoteMaxMessageSize == 0 ? UInt64(Int.max) : $0.remoteMaxMessageSize) }
+        let channels = negotiated.dataChannel.map(dataChannelParameters)
         driver.perform { core, now in
             core.media.configure(senders: sendConfigurations, receivers: receiveConfigurations)
-            if let remoteMaxMessageSize {
-                core.enableDataChannels(remoteMaxMessageSize: remoteMaxMessageSize,
-                                        remoteMaxPacket: negotiated.dataChannel?.remoteMaxPacket, now: now)
-            }
+            if let channels { core.enableDataChannels(channels, now: now) }
         }
         // Channels the application created before the transport existed.
         let waiting = state.withLock { state -> [DataChannel] in
@@ -232,6 +229,20 @@ extension PeerConnection {
             driver.iceConnected()
             driver.perform { core, now in core.start(now: now) }
         }
+    }
+
+    /// What the transport needs of the negotiated data section. The peer's INIT (SNAP) is read
+    /// here; one the SCTP layer refuses leaves the handshake to run as usual.
+    private func dataChannelParameters(_ negotiated: NegotiatedDataChannel) -> TransportCore.DataChannelParameters {
+        var remoteInit: InitChunk?
+        if let bytes = negotiated.remoteSCTPInit {
+            do throws(SCTPPacketError) { remoteInit = try InitChunk(serializedChunk: bytes) } catch {
+                TernLog.logger("peer").warning("the peer's a=sctp-init is not a usable INIT (\(error)); the SCTP handshake runs instead")
+            }
+        }
+        let maxMessage = negotiated.remoteMaxMessageSize == 0 ? UInt64(Int.max) : negotiated.remoteMaxMessageSize
+        return TransportCore.DataChannelParameters(remoteMaxMessageSize: Int(clamping: maxMessage),
+                                                   remoteMaxPacket: negotiated.remoteMaxPacket, remoteInit: remoteInit)
     }
 
     private func makeDriver(transport: NegotiatedTransport, dataChannel: NegotiatedDataChannel?,
@@ -251,11 +262,8 @@ extension PeerConnection {
                                 now: now, seed: random.next())
         let parameters = TransportCore.Parameters(
             dtls: dtls,
-            dataChannels: dataChannel.map {
-                TransportCore.DataChannelParameters(remoteMaxMessageSize: Int(clamping: $0.remoteMaxMessageSize),
-                                                    remoteMaxPacket: $0.remoteMaxPacket)
-            },
-            sctp: configuration.sctp, tap: configuration.packetTap,
+            dataChannels: dataChannel.map(dataChannelParameters),
+            sctp: configuration.sctp, sctpInit: sctpInit, tap: configuration.packetTap,
             receiveBacklogLimit: configuration.dataChannelReceiveBacklog)
         let core: TransportCore
         do throws(DTLSError) { core = try TransportCore(parameters: parameters, media: media) } catch { throw .dtls(error) }

@@ -68,6 +68,9 @@ public final class PeerConnection: Sendable {
     let continuation: AsyncStream<PeerConnectionEvent>.Continuation
     let clock: any MonotonicClock = SystemClock()
     let createdAt: Instant
+    /// The INIT our SCTP association uses, offered in the description (SNAP); nil when
+    /// `negotiatesSNAP` is off.
+    let sctpInit: InitChunk?
 
     /// Creates a connection; generates an ECDSA P-256 certificate unless one is configured.
     public init(configuration: PeerConfiguration = PeerConfiguration()) throws(PeerConnectionError) {
@@ -78,11 +81,13 @@ public final class PeerConnection: Sendable {
             do throws(DTLSError) { self.certificate = try DTLSCertificate.generate() } catch { throw .dtls(error) }
         }
         let fingerprint = certificate.fingerprint(.sha256)
+        sctpInit = configuration.negotiatesSNAP ? SCTPAssociation.makeInit(config: configuration.sctp) : nil
         let jsepConfiguration = JsepConfiguration(
             fingerprints: [Fingerprint(algorithm: fingerprint.algorithm.rawValue, bytes: fingerprint.digest)],
             maxMessageSize: UInt64(configuration.maxMessageSize),
             // We read any DTLS record whole, so a Tern peer may send us packets that large.
-            sctpMaxPacket: configuration.offersTernExtensions ? DTLSEndpoint.maximumRecordPlaintext : nil)
+            sctpMaxPacket: configuration.offersTernExtensions ? DTLSEndpoint.maximumRecordPlaintext : nil,
+            sctpInit: sctpInit?.serializedChunk)
         var seed = SystemRandomNumberGenerator()
         let jsep = JsepSession(configuration: jsepConfiguration, random: SeededRandom(seed: seed.next()))
         state = Mutex(State(jsep: jsep))

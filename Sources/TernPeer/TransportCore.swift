@@ -19,6 +19,8 @@ final class TransportCore {
         /// Present when an application m-section was negotiated.
         var dataChannels: DataChannelParameters?
         var sctp: SCTPAssociationConfig
+        /// Our INIT as the description offered it (SNAP), so the association uses its tag and TSN.
+        var sctpInit: InitChunk?
         var tap: (@Sendable (TappedPacket) -> Void)?
         /// Received data-channel bytes the application may leave unread (`ReceiveBacklog`).
         var receiveBacklogLimit = 4 * 1024 * 1024
@@ -28,6 +30,8 @@ final class TransportCore {
         var remoteMaxMessageSize: Int
         /// What the peer advertised it reads whole (`a=x-tern-sctp-max-packet`), if anything.
         var remoteMaxPacket: Int?
+        /// The peer's INIT from its description, when both carried one (SNAP): no handshake.
+        var remoteInit: InitChunk?
     }
 
     struct Output {
@@ -63,7 +67,8 @@ final class TransportCore {
         self.sctp = parameters.dataChannels.map { channels in
             DataChannelEndpoint(role: parameters.dtls.role == .client ? .client : .server,
                                 config: Self.sctpConfiguration(parameters.sctp, remoteMaxPacket: channels.remoteMaxPacket),
-                                remoteMaxMessageSize: channels.remoteMaxMessageSize)
+                                remoteMaxMessageSize: channels.remoteMaxMessageSize,
+                                localInit: parameters.sctpInit, peerInit: channels.remoteInit)
         }
     }
 
@@ -188,14 +193,15 @@ final class TransportCore {
         return config
     }
 
-    func enableDataChannels(remoteMaxMessageSize: Int, remoteMaxPacket: Int?, now: Instant) {
+    func enableDataChannels(_ channels: DataChannelParameters, now: Instant) {
         if let sctp {
-            sctp.remoteMaxMessageSize = remoteMaxMessageSize
+            sctp.remoteMaxMessageSize = channels.remoteMaxMessageSize
             return
         }
         let endpoint = DataChannelEndpoint(role: parameters.dtls.role == .client ? .client : .server,
-                                           config: Self.sctpConfiguration(parameters.sctp, remoteMaxPacket: remoteMaxPacket),
-                                           remoteMaxMessageSize: remoteMaxMessageSize)
+                                           config: Self.sctpConfiguration(parameters.sctp, remoteMaxPacket: channels.remoteMaxPacket),
+                                           remoteMaxMessageSize: channels.remoteMaxMessageSize,
+                                           localInit: parameters.sctpInit, peerInit: channels.remoteInit)
         sctp = endpoint
         applyArrivalLimit()
         applyPathLimit()

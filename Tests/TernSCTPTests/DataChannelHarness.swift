@@ -12,13 +12,17 @@ final class DataChannelHarness {
     var b: DataChannelEndpoint { pair.b }
     var now: Instant { pair.now }
 
-    init(conditions: SimulatedLink.Conditions = .perfect, seed: UInt64 = 1,
+    /// With `snap`, each endpoint knows both INITs, as two descriptions with `a=sctp-init` give them.
+    init(conditions: SimulatedLink.Conditions = .perfect, seed: UInt64 = 1, snap: Bool = false,
          configure: (inout SCTPAssociationConfig) -> Void = { _ in }) {
         var ca = SCTPAssociationConfig.testDefault(seed: 101)
         var cb = SCTPAssociationConfig.testDefault(seed: 202)
         configure(&ca)
         configure(&cb)
-        pair = SansIOPair(a: DataChannelEndpoint(role: .client, config: ca), b: DataChannelEndpoint(role: .server, config: cb),
+        let initA = snap ? SCTPAssociation.makeInit(config: ca) : nil
+        let initB = snap ? SCTPAssociation.makeInit(config: cb) : nil
+        pair = SansIOPair(a: DataChannelEndpoint(role: .client, config: ca, localInit: initA, peerInit: initB),
+                          b: DataChannelEndpoint(role: .server, config: cb, localInit: initB, peerInit: initA),
                           conditions: conditions, seed: seed)
         pair.onStep = { [unowned self] in self.drain() }
     }

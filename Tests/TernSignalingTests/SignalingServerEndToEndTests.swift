@@ -53,7 +53,11 @@ struct SignalingServerEndToEndTests {
     @Test("wrong token, expired token, bad JSON and a 300 KiB frame get errors over the socket; the connection keeps serving")
     func badInputOverSocket() async throws {
         let tokens = try await SignalingTokens(secret: testSecret)
-        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: tokens)
+        // Not about the register deadline: under a full parallel run this unregistered connection's
+        // four refusals took longer than the default 10 s, and the deadline closed it.
+        var limits = SignalingLimits()
+        limits.registerTimeoutMs = 120_000
+        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: tokens, limits: limits)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let transport = try await WebSocketSignalingTransport.connect(url: url)

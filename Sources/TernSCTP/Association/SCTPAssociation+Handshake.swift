@@ -2,12 +2,43 @@ public import TernCore
 
 /// Association setup (RFC 9260 §5.1, §5.2).
 extension SCTPAssociation {
+    /// The INIT this association sends (or, with SNAP, describes in SDP): its Initiate Tag and
+    /// Initial TSN, the window and stream counts of `config`, the extensions it supports.
+    public var localInit: InitChunk { Self.makeInit(config: config, initiateTag: localTag, initialTSN: localInitialTSN) }
+
+    /// An INIT with a fresh random Initiate Tag and Initial TSN (RFC 9260 §5.1, §5.3.1), for a
+    /// description to carry before the association exists (SNAP, draft-hancke-tsvwg-snap §5.2);
+    /// pass it to `init(config:localInit:)` so the association uses the same values.
+    public static func makeInit(config: SCTPAssociationConfig) -> InitChunk {
+        var random = SystemRandomNumberGenerator()
+        return makeInit(config: config, initiateTag: UInt32.random(in: 1...UInt32.max, using: &random),
+                        initialTSN: UInt32.random(in: 0...UInt32.max, using: &random))
+    }
+
+    static func makeInit(config: SCTPAssociationConfig, initiateTag: UInt32, initialTSN: UInt32) -> InitChunk {
+        InitChunk(initiateTag: initiateTag, advertisedReceiverWindowCredit: UInt32(clamping: receiveBufferSize(config)),
+                  outboundStreams: config.outboundStreams, inboundStreams: config.inboundStreams,
+                  initialTSN: initialTSN, parameters: localExtensionParameters())
+    }
+
+    /// SNAP (draft-hancke-tsvwg-snap §6): both INITs were exchanged in the descriptions, so the
+    /// association is ESTABLISHED as DTLS is, and no INIT, INIT ACK, COOKIE ECHO or COOKIE ACK is
+    /// sent. What RFC 9260 §5.1 steps A–E would have agreed comes from the two INITs: packets go
+    /// out with the peer's Initiate Tag and come in with ours; each side's TSNs start at its
+    /// Initial TSN; streams and extensions are what both announced.
+    public func connect(peerInit: InitChunk, now: Instant) {
+        guard state == .closed, !terminated else { return }
+        adoptPeer(tag: peerInit.initiateTag, initialTSN: peerInit.initialTSN, window: peerInit.advertisedReceiverWindowCredit,
+                  outbound: peerInit.outboundStreams, inbound: peerInit.inboundStreams,
+                  forwardTSN: peerInit.supportsForwardTSN, reconfig: peerInit.supportsReconfig)
+        establishedWithoutHandshake = true
+        enterEstablished(now: now)
+    }
+
     /// Sends INIT and enters COOKIE-WAIT (RFC 9260 §5.1 step A).
     public func connect(now: Instant) {
         guard state == .closed, !terminated else { return }
-        let initChunk = InitChunk(initiateTag: localTag, advertisedReceiverWindowCredit: UInt32(clamping: receiveBufferSize),
-                                  outboundStreams: config.outboundStreams, inboundStreams: config.inboundStreams,
-                                  initialTSN: localInitialTSN, parameters: localExtensionParameters())
+        let initChunk = localInit
         pendingInit = initChunk
         state = .cookieWait
         initRetransmissions = 0
@@ -15,7 +46,7 @@ extension SCTPAssociation {
         t1Deadline = now + rto.rto
     }
 
-    func localExtensionParameters() -> [SCTPParameter] {
+    static func localExtensionParameters() -> [SCTPParameter] {
         [.supportedExtensions([SCTPChunk.Kind.forwardTSN, SCTPChunk.Kind.reconfig]), .forwardTSNSupported]
     }
 
@@ -41,7 +72,7 @@ extension SCTPAssociation {
                                  peerOutboundStreams: chunk.outboundStreams, peerInboundStreams: chunk.inboundStreams,
                                  peerSupportsForwardTSN: chunk.supportsForwardTSN,
                                  peerSupportsReconfig: chunk.supportsReconfig)
-        var params = localExtensionParameters()
+        var params = Self.localExtensionParameters()
         params.insert(.stateCookie(cookie.encode(key: cookieKey)), at: 0)
         // RFC 9260 §3.2.1: report parameters whose upper bits ask for it.
         for case let .unknown(type, value) in chunk.parameters where type & 0x4000 != 0 {

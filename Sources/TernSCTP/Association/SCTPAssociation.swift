@@ -118,13 +118,32 @@ public final class SCTPAssociation {
     /// Receive buffer actually advertised: `receiveWindow`, raised to `maxMessageSize + receiveWindow / 2`
     /// when messages may be larger, because without partial delivery a whole message must fit in
     /// the buffer while it is reassembled (otherwise a big message would trickle one chunk per RTT).
-    public var receiveBufferSize: Int { max(config.receiveWindow, config.maxMessageSize + config.receiveWindow / 2) }
+    public var receiveBufferSize: Int { Self.receiveBufferSize(config) }
+
+    static func receiveBufferSize(_ config: SCTPAssociationConfig) -> Int {
+        max(config.receiveWindow, config.maxMessageSize + config.receiveWindow / 2)
+    }
+
+    /// Whether the association came up from INITs exchanged in SDP (SNAP), with no handshake.
+    public internal(set) var establishedWithoutHandshake = false
 
     /// Counters of dropped input, for diagnostics and tests.
     public internal(set) var stats = SCTPAssociationStats()
 
     /// Creates a closed association. Call `connect(now:)` to send INIT, or wait for the peer's
     /// (WebRTC endpoints usually both connect: the collision is handled per RFC 9260 §5.2.1).
+    /// `localInit` (from `makeInit`, already described in SDP) fixes the Initiate Tag and
+    /// Initial TSN; else they are drawn here.
+    public convenience init(config: SCTPAssociationConfig = SCTPAssociationConfig(), localInit: InitChunk?) {
+        self.init(config: config)
+        guard let localInit else { return }
+        localTag = localInit.initiateTag
+        localInitialTSN = localInit.initialTSN
+        nextTSN = localInitialTSN
+        cumulativeAckPoint = localInitialTSN &- 1
+        nextReconfigRequestSequence = localInitialTSN
+    }
+
     public init(config: SCTPAssociationConfig = SCTPAssociationConfig()) {
         self.config = config
         var seedSource = SystemRandomNumberGenerator()

@@ -66,6 +66,35 @@ public struct InitChunk: Equatable, Sendable {
         }
     }
 
+    /// The largest INIT accepted from a description (`a=sctp-init`): an INIT carries a few small
+    /// parameters; sctp-proto uses the same bound.
+    public static let maximumSerializedSize = 2048
+
+    /// The chunk, header included, as SNAP carries it in `a=sctp-init` (draft-hancke-tsvwg-snap
+    /// §4.2, §5.2): no common header, and no padding after the last parameter.
+    public var serializedChunk: [UInt8] {
+        var bytes: [UInt8] = []
+        SCTPChunk.initiation(self).write(into: &bytes)
+        let length = bytes.count >= 4 ? Int(bytes[2]) << 8 | Int(bytes[3]) : bytes.count
+        return Array(bytes.prefix(length))
+    }
+
+    /// Reads an INIT chunk from `a=sctp-init` (header included; padding after it tolerated).
+    public init(serializedChunk bytes: [UInt8]) throws(SCTPPacketError) {
+        let context = "a=sctp-init"
+        guard bytes.count <= Self.maximumSerializedSize else {
+            throw .invalidField(context: context, detail: "\(bytes.count) bytes, more than \(Self.maximumSerializedSize)")
+        }
+        guard bytes.count >= 4, bytes[0] == SCTPChunk.Kind.initiation else {
+            throw .invalidField(context: context, detail: "not an INIT chunk")
+        }
+        let length = Int(bytes[2]) << 8 | Int(bytes[3])
+        guard length >= 4, length <= bytes.count, bytes.count - length < 4 else {
+            throw .invalidField(context: context, detail: "chunk length \(length) for \(bytes.count) bytes")
+        }
+        self = try InitChunk.parse(value: bytes[4..<length], context: context)
+    }
+
     static func parse(value: ArraySlice<UInt8>, context: String) throws(SCTPPacketError) -> InitChunk {
         var r = ByteReader(value)
         let (tag, rwnd, os, mis, tsn) = try r.sctp(context) { r throws(ByteReaderError) in

@@ -49,16 +49,30 @@ public final class DataChannelEndpoint {
     /// Bytes of `.message` events queued here.
     var messageBacklog = 0
 
+    /// The peer's INIT from its description (SNAP), when both descriptions carried one.
+    public var peerInit: InitChunk?
+
     /// Creates an endpoint. `remoteMaxMessageSize` defaults to 256 KiB; pass the SDP value.
+    /// With SNAP (draft-hancke-tsvwg-snap), `localInit` is the INIT our description carried and
+    /// `peerInit` the peer's: `connect` then establishes the association without a handshake.
     public init(role: DataChannelRole, config: SCTPAssociationConfig = SCTPAssociationConfig(),
-                remoteMaxMessageSize: Int = 256 * 1024) {
+                remoteMaxMessageSize: Int = 256 * 1024, localInit: InitChunk? = nil, peerInit: InitChunk? = nil) {
         self.role = role
-        self.association = SCTPAssociation(config: config)
+        self.association = SCTPAssociation(config: config, localInit: localInit)
         self.remoteMaxMessageSize = remoteMaxMessageSize
+        self.peerInit = peerInit
     }
 
-    /// Starts the SCTP handshake (both WebRTC peers do this; the collision is handled).
-    public func connect(now: Instant) { association.connect(now: now) }
+    /// Starts the SCTP handshake (both WebRTC peers do this; the collision is handled), or, when
+    /// both descriptions carried an INIT, establishes the association at once.
+    public func connect(now: Instant) {
+        if let peerInit {
+            association.connect(peerInit: peerInit, now: now)
+            processAssociationEvents(now: now)
+        } else {
+            association.connect(now: now)
+        }
+    }
 
     /// Feeds one received SCTP packet.
     public func handle(packet: [UInt8], now: Instant) {

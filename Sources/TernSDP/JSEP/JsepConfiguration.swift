@@ -24,6 +24,11 @@ public struct JsepConfiguration: Sendable, Equatable {
     /// an Ethernet frame only to a peer that advertises this (see `TernSCTP.PathMTUSearch`).
     public var sctpMaxPacket: Int?
 
+    /// The INIT chunk our SCTP association will use (chunk header included), offered as
+    /// `a=sctp-init` so a peer that supports SNAP skips the SCTP handshake
+    /// (draft-hancke-tsvwg-snap); nil: not offered, and not answered either.
+    public var sctpInit: [UInt8]?
+
     /// The name of the attribute carrying `sctpMaxPacket`.
     public static let sctpMaxPacketAttribute = "x-tern-sctp-max-packet"
 
@@ -42,7 +47,8 @@ public struct JsepConfiguration: Sendable, Equatable {
                 sctpPort: Int = 5000,
                 maxMessageSize: UInt64 = 262_144,
                 acceptsDataChannels: Bool = true,
-                sctpMaxPacket: Int? = nil) {
+                sctpMaxPacket: Int? = nil,
+                sctpInit: [UInt8]? = nil) {
         self.fingerprints = fingerprints
         self.audioCodecs = audioCodecs
         self.videoCodecs = videoCodecs
@@ -53,6 +59,7 @@ public struct JsepConfiguration: Sendable, Equatable {
         self.maxMessageSize = maxMessageSize
         self.acceptsDataChannels = acceptsDataChannels
         self.sctpMaxPacket = sctpMaxPacket
+        self.sctpInit = sctpInit
     }
 
     /// The supported codecs for a kind.

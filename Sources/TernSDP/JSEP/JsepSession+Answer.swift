@@ -40,7 +40,8 @@ extension JsepSession {
                     answered = answerSection(remote, offer: offer, transceiver: t, mid: mid, writer: writer,
                                              withCandidates: withCandidates)
                 case .data where configuration.acceptsDataChannels && remote.isDataChannel:
-                    answered = writer.dataSection(proto: remote.mediaLine.proto, mid: mid, withCandidates: withCandidates)
+                    answered = writer.dataSection(proto: remote.mediaLine.proto, mid: mid, withCandidates: withCandidates,
+                                                  withSCTPInit: remote.sctpInit != nil)
                 default:
                     answered = nil
                 }

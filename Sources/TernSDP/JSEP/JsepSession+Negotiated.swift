@@ -28,7 +28,8 @@ extension JsepSession {
                 data = NegotiatedDataChannel(mid: slot.mid, mLineIndex: index, localSCTPPort: local.media[index].sctpPort ?? 5000,
                                              remoteSCTPPort: remoteSection.sctpPort ?? 5000,
                                              remoteMaxMessageSize: remoteSection.maxMessageSize ?? 65536,
-                                             remoteMaxPacket: remoteSection.sctpMaxPacket)
+                                             remoteMaxPacket: remoteSection.sctpMaxPacket,
+                                             remoteSCTPInit: local.media[index].sctpInit == nil ? nil : remoteSection.sctpInit)
             default:
                 break
             }

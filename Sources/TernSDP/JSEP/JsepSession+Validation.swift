@@ -5,6 +5,13 @@ extension JsepSession {
     /// writes stopped sections without ICE attributes, sometimes even with a non-zero port outside the group.
     func validateTransport(_ description: SessionDescription) throws(JsepError) {
         try validateBundleGroups(description)
+        // draft-hancke-tsvwg-snap §5.4: a value that is not base64, or not an INIT, is an error.
+        for section in description.media {
+            guard let value = section.firstValue(named: SCTPInitAttribute.name) else { continue }
+            do throws(SCTPInitAttribute.Invalid) { _ = try SCTPInitAttribute.chunk(in: value) } catch {
+                throw JsepError(.operation, "\(error) (mid \(section.mid ?? "?"))")
+            }
+        }
         let bundled = description.bundleGroups.first.map { Set($0.mids) }
         for (index, section) in description.media.enumerated() {
             let used: Bool

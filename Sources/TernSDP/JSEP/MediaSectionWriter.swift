@@ -59,7 +59,10 @@ struct MediaSectionWriter {
     }
 
     /// An active data channel section (RFC 8841 §4–6).
-    func dataSection(proto: String = "UDP/DTLS/SCTP", mid: String, withCandidates: Bool) -> MediaDescription {
+    /// `withSCTPInit`: carry our INIT (`a=sctp-init`), if we have one: in offers, and in answers
+    /// to an offer that carried one (draft-hancke-tsvwg-snap §5.2–5.3).
+    func dataSection(proto: String = "UDP/DTLS/SCTP", mid: String, withCandidates: Bool,
+                     withSCTPInit: Bool = true) -> MediaDescription {
         var section = MediaDescription(mediaLine: MediaLine(media: "application", port: 9, proto: proto,
                                                             formats: ["webrtc-datachannel"]))
         section.lines.append(.connection(ConnectionData()))
@@ -69,6 +72,9 @@ struct MediaSectionWriter {
         section.append(Attribute(name: "max-message-size", value: String(configuration.maxMessageSize)))
         if let packet = configuration.sctpMaxPacket {
             section.append(Attribute(name: JsepConfiguration.sctpMaxPacketAttribute, value: String(packet)))
+        }
+        if withSCTPInit, let chunk = configuration.sctpInit {
+            section.append(Attribute(name: SCTPInitAttribute.name, value: SCTPInitAttribute.value(for: chunk)))
         }
         return section
     }

@@ -12,4 +12,7 @@ public struct NegotiatedDataChannel: Sendable, Equatable {
     public var remoteMaxMessageSize: UInt64
     /// The largest SCTP packet the remote reads whole (`a=x-tern-sctp-max-packet`), if it said.
     public var remoteMaxPacket: Int? = nil
+    /// The remote's INIT chunk (`a=sctp-init`), when both descriptions carried one: SNAP is
+    /// negotiated and the association needs no handshake (draft-hancke-tsvwg-snap §6).
+    public var remoteSCTPInit: [UInt8]? = nil
 }

@@ -26,6 +26,11 @@ struct CallSummary {
     /// Why ICE selected that pair (`IceTrace.selection`).
     var selectionReason: String?
     var dtlsDescription: String?
+    /// Which set-up accelerations the connection used: "snap" (SCTP INITs in the descriptions,
+    /// no SCTP handshake) or "none".
+    var setupPath: String?
+    /// The selected pair's round-trip time, in milliseconds, when measured.
+    var pairRoundTripMs: Double?
     var localCandidate: (address: String, port: Int, transport: String, priority: UInt32)?
     var remoteCandidate: (address: String, port: Int, transport: String, priority: UInt32)?
     /// Every candidate the reporting side's ICE agent gathered or was given, in trace order
@@ -86,6 +91,11 @@ struct CallSummary {
         srtpProfile = peer.dtlsConnectionInfo?.srtpProfile?.openSSLName
         cipherSuite = peer.dtlsConnectionInfo?.cipherSuite
         dtlsDescription = peer.dtlsConnectionInfo?.description
+        let stats = peer.getStats()
+        if let sctp = stats.entries(ofType: "sctp-transport").first {
+            setupPath = sctp["establishedWithoutHandshake"] == .bool(true) ? "snap" : "none"
+        }
+        pairRoundTripMs = stats.entries(ofType: "candidate-pair").first?["currentRoundTripTime"]?.number.map { $0 * 1000 }
         candidates = peer.iceTrace?.entries.compactMap { entry -> (local: Bool, candidate: IceCandidate)? in
             switch entry.event {
             case let .localCandidate(candidate, _): (true, candidate)
@@ -123,6 +133,8 @@ struct CallSummary {
         result.srtpProfile = later.srtpProfile ?? srtpProfile
         result.cipherSuite = later.cipherSuite ?? cipherSuite
         result.dtlsDescription = later.dtlsDescription ?? dtlsDescription
+        result.setupPath = later.setupPath ?? setupPath
+        result.pairRoundTripMs = later.pairRoundTripMs ?? pairRoundTripMs
         result.selectedPair = later.selectedPair ?? selectedPair
         result.selectionReason = later.selectionReason ?? selectionReason
         result.localCandidate = later.localCandidate ?? localCandidate
@@ -143,6 +155,9 @@ struct CallSummary {
             "result": .string(steps.result),
             "callStates": .array(callerStates.map { .string($0) }),
             "setupMs": setupMs.map { .number(($0 * 10).rounded() / 10) } ?? .null,
+            "setupPath": string(setupPath),
+            // Set-up time in round trips of the selected pair (its measured RTT), when both are known.
+            "setupRoundTrips": setupMs.flatMap { ms in pairRoundTripMs.flatMap { $0 > 0 ? .number((ms / $0 * 10).rounded() / 10) : nil } } ?? .null,
             "ice": .object(["selectedPair": .object([
                 "local": .object(["type": string(localCandidateType)]),
                 "remote": .object(["type": string(remoteCandidateType)]),
