@@ -177,7 +177,8 @@ func awaitPool(_ pc: PeerConnection) async {
 /// DCBENCH_PROFILE=defaults is what an application ships with: `IceConfiguration`'s defaults
 /// (5 ms pacing, regular nomination) on 127.0.0.1 and no Tern↔Tern extensions, so two Tern
 /// processes do what two standard stacks do (the headline rows). DCBENCH_EXTENSIONS=1 offers
-/// the extensions on top of whichever profile.
+/// the extensions on top of whichever profile. DCBENCH_SNAP=0 turns SNAP off (it is on by
+/// default, as `PeerConfiguration` ships), to measure the SCTP handshake it saves.
 func benchConfiguration() -> PeerConfiguration {
     var configuration = PeerConfiguration.loopback
     let environment = ProcessInfo.processInfo.environment
@@ -187,6 +188,7 @@ func benchConfiguration() -> PeerConfiguration {
         configuration.offersTernExtensions = false
     }
     if let flag = environment["DCBENCH_EXTENSIONS"] { configuration.offersTernExtensions = flag == "1" }
+    if let flag = environment["DCBENCH_SNAP"] { configuration.negotiatesSNAP = flag == "1" }
     if let address = ProcessInfo.processInfo.environment["DCBENCH_ICE_ADDRESS"] {
         configuration.ice.allowedAddresses = [address]
         configuration.ice.stunPacing = IceConfiguration().stunPacing

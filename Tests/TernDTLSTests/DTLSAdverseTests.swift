@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TernCore
 @testable import TernDTLS
@@ -237,5 +238,39 @@ import TernCore
             }
         }
         #expect(connectedPairs > 0)
+    }
+}
+
+/// The production timer (OpenSSL's own, on the wall clock): a flight held back past the first
+/// retransmission timeout, so OpenSSL resends while the handshake is in flight, must not stop it.
+@Suite struct DTLSWallClockRetransmissionTests {
+    @Test func aHandshakeStalledPastTheFirstTimeoutStillCompletes() throws {
+        let clientCertificate = try Certificates.shared(.ecdsaP256), serverCertificate = try Certificates.shared(.ecdsaP256)
+        let client = try DTLSEndpoint(configuration: DTLSConfiguration(
+            role: .client, certificate: clientCertificate, remoteFingerprints: [serverCertificate.fingerprint()]))
+        let server = try DTLSEndpoint(configuration: DTLSConfiguration(
+            role: .server, certificate: serverCertificate, remoteFingerprints: [clientCertificate.fingerprint()]))
+        let clock = SystemClock()
+        client.start(now: clock.now())
+        server.start(now: clock.now())
+        var stalls = 0
+        for round in 0..<20 where client.state != .connected || server.state != .connected {
+            var toServer: [[UInt8]] = []
+            while let datagram = client.pollTransmit() { toServer.append(datagram) }
+            for datagram in toServer { server.handle(datagram: datagram, now: clock.now()) }
+            var toClient: [[UInt8]] = []
+            while let datagram = server.pollTransmit() { toClient.append(datagram) }
+            if round < 2, !toClient.isEmpty {
+                // The server's flight arrives after the client's first timeout (1 s): OpenSSL resends.
+                Thread.sleep(forTimeInterval: 1.2)
+                stalls += 1
+            }
+            client.handleTimeout(now: clock.now())
+            server.handleTimeout(now: clock.now())
+            for datagram in toClient { client.handle(datagram: datagram, now: clock.now()) }
+        }
+        #expect(stalls > 0)
+        #expect(client.state == .connected && server.state == .connected,
+                "client \(client.state), server \(server.state), client retransmissions \(client.statistics.retransmissionTimeouts)")
     }
 }
