@@ -22,6 +22,7 @@ demo:
 test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	Scripts/check-imports
 	Scripts/check-example
 	Scripts/system-tests
 

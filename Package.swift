@@ -44,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         // Registration tokens: JWT (HS256) with exp/nbf and a role, minted and verified by a maintained library.
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.0"),
+        // Hummingbird's service runner and the server's graceful shutdown on SIGTERM/SIGINT.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C libraries: system-library targets, each with its own prefixed `static inline` shims.
@@ -56,7 +58,7 @@ let package = Package(
         // Layers, bottom up.
         .target(name: "TernCore", dependencies: [log, .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .target(name: "TernSDP", dependencies: ["TernCore"], swiftSettings: strict),
-        .target(name: "TernICE", dependencies: ["TernCore", "CNice", "COpenSSL"], swiftSettings: strict),
+        .target(name: "TernICE", dependencies: ["TernCore", "CNice", "COpenSSL", log], swiftSettings: strict),
         .target(name: "TernDTLS", dependencies: ["TernCore", "COpenSSL", "CSRTP"], swiftSettings: strict),
         .target(name: "TernRTP", dependencies: ["TernCore"], swiftSettings: strict),
         // The CPU's CRC32c instruction for SCTP's checksum (a regular C target: it has a .c file).
@@ -70,7 +72,7 @@ let package = Package(
         .target(name: "TernSignaling", dependencies: ["TernCore"], swiftSettings: strict),
         // A SwiftNIO WebSocket client, ws:// and wss:// (swift-nio-ssl).
         .target(name: "TernSignalingClient",
-                dependencies: ["TernCore", "TernSignaling",
+                dependencies: ["TernSignaling",
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -78,41 +80,46 @@ let package = Package(
                                .product(name: "NIOSSL", package: "swift-nio-ssl")],
                 swiftSettings: strict),
         .target(name: "TernSignalingServer",
-                dependencies: ["TernCore", "TernSignaling", .product(name: "Hummingbird", package: "hummingbird"),
+                dependencies: ["TernCore", "TernSignaling", log, .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HummingbirdTLS", package: "hummingbird"),
                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio"),
-                               .product(name: "JWTKit", package: "jwt-kit")],
+                               .product(name: "JWTKit", package: "jwt-kit"),
+                               .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                               .product(name: "UnixSignals", package: "swift-service-lifecycle")],
                 swiftSettings: strict),
-        .target(name: "TernCall", dependencies: ["TernCore", "TernPeer", "TernSignaling", "TernMedia"], swiftSettings: strict),
+        .target(name: "TernCall", dependencies: ["TernCore", "TernSDP", "TernSCTP", "TernPeer", "TernSignaling"], swiftSettings: strict),
         .target(name: "TernTrace", dependencies: ["TernCore"], swiftSettings: strict),
 
         .executableTarget(
             name: "tern",
             dependencies: [
-                "TernCore", "TernSDP", "TernICE", "TernDTLS", "TernRTP", "TernSCTP", "TernMedia", "TernPeer",
+                "TernCore", "TernSDP", "TernICE", "TernDTLS", "TernSCTP", "TernMedia", "TernPeer",
                 "TernSignaling", "TernSignalingClient", "TernSignalingServer", "TernCall", "TernTrace",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"), log,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
 
         // Helpers shared by test targets (resource readings for the leak and soak tests); not a product.
-        .target(name: "TernTestSupport", path: "Tests/Support/TernTestSupport", swiftSettings: strict),
-        .testTarget(name: "TernCoreTests", dependencies: ["TernCore"], swiftSettings: strict),
+        // The virtual-time harness (`SimulatedLink`, `SansIOPair`) and resource readings; not a product.
+        .target(name: "TernTestSupport", dependencies: ["TernCore"], path: "Tests/Support/TernTestSupport", swiftSettings: strict),
+        .testTarget(name: "TernCoreTests", dependencies: ["TernCore", "TernTestSupport"], swiftSettings: strict),
         .testTarget(name: "TernSDPTests", dependencies: ["TernSDP", "TernCore"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),
         .testTarget(name: "TernICETests", dependencies: ["TernICE", "TernCore"], swiftSettings: strict),
-        .testTarget(name: "TernDTLSTests", dependencies: ["TernDTLS", "TernCore"], swiftSettings: strict),
-        .testTarget(name: "TernRTPTests", dependencies: ["TernRTP", "TernCore"], resources: [.copy("Fixtures")],
+        .testTarget(name: "TernDTLSTests", dependencies: ["TernDTLS", "TernCore", "TernTestSupport"], swiftSettings: strict),
+        .testTarget(name: "TernRTPTests", dependencies: ["TernRTP", "TernCore", "TernTestSupport"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),
-        .testTarget(name: "TernSCTPTests", dependencies: ["TernSCTP", "TernCore"], resources: [.copy("Fixtures")],
+        .testTarget(name: "TernSCTPTests", dependencies: ["TernSCTP", "TernCore", "TernTestSupport"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),
         .testTarget(name: "TernMediaTests", dependencies: ["TernMedia", "TernCore"], swiftSettings: strict),
-        .testTarget(name: "TernMediaPipelineTests", dependencies: ["TernMedia", "TernRTP", "TernCore"], swiftSettings: strict),
-        .testTarget(name: "TernPeerTests", dependencies: ["TernPeer", "TernCore", "TernMedia", "TernSDP", "TernSCTP", "TernTestSupport"],
+        .testTarget(name: "TernMediaPipelineTests", dependencies: ["TernMedia", "TernRTP", "TernCore", "TernTestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "TernPeerTests", dependencies: ["TernPeer", "TernCore", "TernICE", "TernRTP", "TernMedia", "TernSDP", "TernSCTP",
+                                                    "TernTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TernSignalingTests",
                     dependencies: ["TernSignaling", "TernSignalingClient", "TernSignalingServer", "TernCore", "TernTestSupport",
@@ -152,7 +159,7 @@ if ProcessInfo.processInfo.environment["TERN_FUZZ"] != nil {
 // `make test` never compiles them. `make bench` sets TERN_BENCH=1 and builds in release mode.
 if ProcessInfo.processInfo.environment["TERN_BENCH"] != nil {
     let benchmarkTargets: [(String, [Target.Dependency])] = [
-        ("SCTPThroughput", ["TernSCTP", "TernCore", "BenchSupport"]),
+        ("SCTPThroughput", ["TernSCTP", "TernCore", "TernTestSupport", "BenchSupport"]),
         ("SignalingLoad", ["TernSignaling", "TernSignalingClient", "TernSignalingServer", "BenchSupport"]),
         ("SDPBench", ["TernSDP", "BenchSupport"]),
         ("RTPBench", ["TernRTP", "BenchSupport"]),

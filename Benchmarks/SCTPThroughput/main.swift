@@ -9,6 +9,7 @@ import Foundation
 import TernSCTP
 #if canImport(Glibc)
 import Glibc
+import TernTestSupport
 #endif
 
 func cpuSeconds() -> Double {

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import TernCore
+import TernTestSupport
 
 @Suite("In-memory and simulated links")
 struct TransportTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TernCore
 @testable import TernDTLS
+import TernTestSupport
 
 /// Loss, man-in-the-middle and garbage: what the network may do to a handshake.
 @Suite struct DTLSAdverseTests {

@@ -1,6 +1,7 @@
 import Testing
 import TernCore
 @testable import TernDTLS
+import TernTestSupport
 
 /// Handshake messages larger than the MTU travel as several fragments (RFC 6347 §4.2.3).
 @Suite struct DTLSFragmentationTests {

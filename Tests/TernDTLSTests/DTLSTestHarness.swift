@@ -1,14 +1,20 @@
 import Synchronization
-import TernCore
-@testable import TernDTLS
+public import TernCore
+@testable public import TernDTLS
+public import TernTestSupport
 
-/// Two endpoints joined by a `SimulatedLink`, driven in virtual time: each step jumps `now`
-/// to the earliest of the next delivery and both endpoints' `nextTimeout` (str0m's `progress()`).
+extension DTLSEndpoint: SansIOEndpoint {
+    public func handle(packet: [UInt8], now: Instant) { handle(datagram: packet, now: now) }
+    public func pollTransmit(now: Instant) -> [UInt8]? { pollTransmit() }
+}
+
+/// A DTLS client (`a`) and server (`b`) on the shared virtual-time harness (`SansIOPair`), with
+/// what each sent and the events each raised kept for the test.
 final class DTLSTestHarness {
-    let client: DTLSEndpoint
-    let server: DTLSEndpoint
-    var link: SimulatedLink
-    var now: Instant = .zero
+    let pair: SansIOPair<DTLSEndpoint>
+    var client: DTLSEndpoint { pair.a }
+    var server: DTLSEndpoint { pair.b }
+    var now: Instant { pair.now }
     var clientEvents: [DTLSEvent] = []
     var serverEvents: [DTLSEvent] = []
     /// Every datagram the client/server emitted, in order (for replay/tamper tests).
@@ -18,9 +24,16 @@ final class DTLSTestHarness {
     var clientRewrite: (([UInt8]) -> [[UInt8]])?
 
     init(client: DTLSEndpoint, server: DTLSEndpoint, conditions: SimulatedLink.Conditions = .perfect, seed: UInt64 = 1) {
-        self.client = client
-        self.server = server
-        self.link = SimulatedLink(conditions: conditions, seed: seed)
+        pair = SansIOPair(a: client, b: server, conditions: conditions, seed: seed)
+        pair.outbound = { [unowned self] end, datagram in
+            if end == .a {
+                clientSent.append(datagram)
+                return clientRewrite?(datagram) ?? [datagram]
+            }
+            serverSent.append(datagram)
+            return [datagram]
+        }
+        pair.onStep = { [unowned self] in drainEvents() }
     }
 
     /// A harness with fresh certificates; each side trusts the other's SHA-256 fingerprint.
@@ -49,36 +62,20 @@ final class DTLSTestHarness {
 
     /// Moves queued datagrams onto the link and events into the logs.
     func flush() {
-        while let datagram = client.pollTransmit() {
-            clientSent.append(datagram)
-            for rewritten in clientRewrite?(datagram) ?? [datagram] {
-                link.send(from: .a, datagram: rewritten, at: now)
-            }
-        }
-        while let datagram = server.pollTransmit() {
-            serverSent.append(datagram)
-            link.send(from: .b, datagram: datagram, at: now)
-        }
+        pair.flush()
+        drainEvents()
+    }
+
+    private func drainEvents() {
         while let event = client.pollEvent() { clientEvents.append(event) }
         while let event = server.pollEvent() { serverEvents.append(event) }
     }
 
-    /// Runs until `done` holds or nothing is pending or `limit` of virtual time passed.
+    /// Runs until `done` holds, nothing is pending or `limit` of virtual time passed.
     @discardableResult
     func run(limit: Duration = .seconds(120), until done: (DTLSTestHarness) -> Bool) -> Bool {
-        let end = now + limit
-        while true {
-            flush()
-            if done(self) { return true }
-            let candidates = [link.nextDeliveryTime, client.nextTimeout, server.nextTimeout].compactMap { $0 }
-            guard let next = candidates.min(), next <= end else { return false }
-            now = max(now, next)
-            for delivery in link.deliverDue(at: now) {
-                (delivery.to == .a ? client : server).handle(datagram: delivery.datagram, now: now)
-            }
-            client.handleTimeout(now: now)
-            server.handleTimeout(now: now)
-        }
+        flush()
+        return pair.run(for: limit) { done(self) }
     }
 
     /// Starts the client and runs until both sides are connected (or something failed).

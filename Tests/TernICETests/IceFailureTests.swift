@@ -80,7 +80,7 @@ import TernCore
         let tasks = try wire(a, b)
         #expect(await eventually { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
         let oldA = a.transport.localCredentials, oldB = b.transport.localCredentials
-        // Signalling done by hand for the restart (offer/answer with new ufrag/pwd).
+        // Signaling done by hand for the restart (offer/answer with new ufrag/pwd).
         a.forwarding.store(false, ordering: .relaxed); b.forwarding.store(false, ordering: .relaxed)
         let newA = try a.transport.restart()
         let newB = try b.transport.restart()

@@ -2,6 +2,7 @@ import Testing
 import TernCore
 import TernMedia
 import TernRTP
+import TernTestSupport
 
 /// 10 s of a 440 Hz Opus tone over a link with 5 % loss and 0–40 ms jitter (so packets reorder),
 /// decoded the way TernPeer does: back in order through AudioReorderBuffer, gaps concealed by

@@ -1,6 +1,7 @@
 import TernCore
 import TernMedia
 import TernRTP
+import TernTestSupport
 
 /// One direction of a 640x480 video call with real media, driven by a `ManualClock` over a
 /// seeded `SimulatedLink`: the moving test pattern (frame counter in the picture) is

@@ -1,6 +1,7 @@
 import Testing
 import TernCore
 import TernRTP
+import TernTestSupport
 
 /// A synthetic video stream (no codec: frames of 4–10 packets, the first flagged
 /// as a frame start, the last with the marker) over a `SimulatedLink` with 5%

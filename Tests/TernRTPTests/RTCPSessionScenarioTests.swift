@@ -1,6 +1,7 @@
 import Testing
 import TernCore
 import TernRTP
+import TernTestSupport
 
 /// Two peers over a `SimulatedLink` (25 ms each way, 5% loss): Alice sends audio
 /// (50 packets/s); both send compound RTCP when their RFC 3550 A.7 schedulers

@@ -1,6 +1,7 @@
 import Testing
 import TernCore
 @testable import TernSCTP
+import TernTestSupport
 
 @Suite struct AssociationRestartTests {
     /// RFC 9260 §5.2.4 action A: one side loses its state and connects again; the other side

@@ -1,5 +1,6 @@
 import TernCore
 import TernSCTP
+public import TernTestSupport
 
 extension DataChannelEndpoint: SansIOEndpoint {}
 

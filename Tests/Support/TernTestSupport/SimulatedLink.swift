@@ -1,3 +1,5 @@
+public import TernCore
+
 /// A deterministic two-ended network link for sans-I/O tests: datagrams go in
 /// with the time they were sent and come out at the time they arrive, after
 /// loss, duplication, delay, jitter and reordering drawn from a seeded generator.
