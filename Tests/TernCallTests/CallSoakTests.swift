@@ -78,7 +78,7 @@ struct CallSoakTests {
         #expect(end.threads <= baseline.threads + ProcessResources.threadSlack, "\(baseline) → \(end)")
         // Bounded as in the peer connection leak check (LeakTests): a leaked peer connection shows
         // first as a socket and a GLib thread; this catches memory alone from ~2.5 MiB a call.
-        #expect(end.residentKiB - baseline.residentKiB < 50 * 1024, "\(baseline) → \(end)")
+        #expect(end.residentGrowth(since: baseline, isBelowKiB: 50 * 1024), "\(baseline) → \(end)")
         await alice.stop()
         await bob.stop()
         watchers.forEach { $0.cancel() }

@@ -36,7 +36,7 @@ struct HostilePeerTests {
         #expect(await eventually { arena.victimStat("inbound-rtp", "packetsLost", kind: "audio") > 10_000_000 },
                 "packetsLost \(arena.victimStat("inbound-rtp", "packetsLost", kind: "audio"))")
         let after = await ProcessResources.settled()
-        #expect(after.residentKiB - before.residentKiB < Self.rssBound, "RSS \(before) → \(after)")
+        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
         #expect(arena.victim.connectionState == .connected)
         #expect(await arena.bystanderGoesOn())
     }
@@ -61,7 +61,7 @@ struct HostilePeerTests {
                 "refused \(arena.victimStat("transport", "rtpStreamsRefused"))")
         #expect(arena.victim.getStats().entries(ofType: "inbound-rtp").count <= 1 + 8, "receivers are capped per m-section")
         let after = await ProcessResources.settled()
-        #expect(after.residentKiB - before.residentKiB < Self.rssBound, "RSS \(before) → \(after)")
+        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
         let track = try #require(arena.atCallee.track(.audio))
         #expect(await receivesMore(track), "the victim's own audio goes on")
         #expect(await arena.bystanderGoesOn())
@@ -96,7 +96,7 @@ struct HostilePeerTests {
         #expect(await eventually { arena.victimStat("sctp-transport", "fragmentsRefused") > 0 },
                 "fragmentsRefused \(arena.victimStat("sctp-transport", "fragmentsRefused"))")
         let after = await ProcessResources.settled()
-        #expect(after.residentKiB - before.residentKiB < Self.rssBound, "RSS \(before) → \(after)")
+        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
         #expect(arena.victim.connectionState == .connected)
         #expect(await arena.bystanderGoesOn())
     }
@@ -125,7 +125,7 @@ struct HostilePeerTests {
         #expect(handedOver <= backlog + message.count, "handed over \(handedOver) of \(offered) offered")
         #expect(arena.callerChannel.bufferedAmount > 0, "the sender is held back")
         let after = await ProcessResources.settled()
-        #expect(after.residentKiB - before.residentKiB < Self.rssBound, "RSS \(before) → \(after)")
+        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
         #expect(await arena.bystanderGoesOn())
     }
 
@@ -160,7 +160,7 @@ struct HostilePeerTests {
         }
         #expect(await eventually { track.decodeFailures > failuresBefore }, "decode failures \(track.decodeFailures)")
         let after = await ProcessResources.settled()
-        #expect(after.residentKiB - before.residentKiB < Self.rssBound, "RSS \(before) → \(after)")
+        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
         #expect(arena.victim.connectionState == .connected)
         #expect(await arena.bystanderGoesOn())
     }
@@ -191,7 +191,7 @@ struct HostilePeerTests {
         #expect(await eventually { thrown + arena.victimStat("transport", "remoteCandidatesDropped") - dropped >= Double(5_000 - limit) },
                 "refused \(thrown), dropped \(arena.victimStat("transport", "remoteCandidatesDropped") - dropped)")
         let after = await ProcessResources.settled()
-        #expect(after.residentKiB - before.residentKiB < Self.rssBound, "RSS \(before) → \(after)")
+        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
         #expect(arena.victim.connectionState == .connected)
         #expect(await arena.bystanderGoesOn())
     }
@@ -214,7 +214,7 @@ struct HostilePeerTests {
         }
         #expect(arena.victim.signalingState == .stable)
         let after = await ProcessResources.settled()
-        #expect(after.residentKiB - before.residentKiB < Self.rssBound, "RSS \(before) → \(after)")
+        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
         #expect(arena.victim.connectionState == .connected)
         let track = try #require(arena.atCallee.track(.audio))
         #expect(await receivesMore(track), "the victim's own call goes on")
@@ -244,7 +244,7 @@ struct HostilePeerTests {
         let resent = arena.victimStat("outbound-rtp", "retransmittedBytesSent", kind: "video")
         #expect(resent <= sent, "resent \(resent) of \(sent) bytes")
         let after = await ProcessResources.settled()
-        #expect(after.residentKiB - before.residentKiB < Self.rssBound, "RSS \(before) → \(after)")
+        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
         #expect(arena.victim.connectionState == .connected)
         #expect(await arena.bystanderGoesOn())
     }
@@ -270,7 +270,7 @@ struct HostilePeerTests {
         #expect(await eventually { arena.victimStat("transport", "malformedPacketsDropped") >= malformedBefore + 1_000 },
                 "malformed \(malformedBefore) → \(arena.victimStat("transport", "malformedPacketsDropped"))")
         let after = await ProcessResources.settled()
-        #expect(after.residentKiB - before.residentKiB < Self.rssBound, "RSS \(before) → \(after)")
+        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
         #expect(arena.victim.connectionState == .connected)
         #expect(await arena.bystanderGoesOn())
     }

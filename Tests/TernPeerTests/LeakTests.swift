@@ -44,7 +44,7 @@ struct LeakTests {
         // RSS too (RSS rarely shrinks). A leaked ICE agent shows first in fds and threads
         // (each holds a socket and a GLib thread); this catches leaks of memory alone, from
         // ~0.5 MiB per cycle over 100 measured cycles and ~60 KiB per cycle over 900.
-        #expect(end.residentKiB - baseline.residentKiB < 50 * 1024, "\(baseline) → \(end)")
+        #expect(end.residentGrowth(since: baseline, isBelowKiB: 50 * 1024), "\(baseline) → \(end)")
     }
 
     /// One cycle: two peers, a channel, one message, both closed. False (with an issue recorded)

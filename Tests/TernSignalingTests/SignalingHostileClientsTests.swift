@@ -88,7 +88,7 @@ struct SignalingHostileClientsTests {
         try await alice.send(offer)
         #expect(await next(bob) == offer)
         let after = await ProcessResources.settled()
-        #expect(after.residentKiB - before.residentKiB < 64 * 1024, "RSS \(before.residentKiB) → \(after.residentKiB) KiB")
+        #expect(after.residentGrowth(since: before, isBelowKiB: 64 * 1024), "RSS \(before.residentKiB) → \(after.residentKiB) KiB")
         #expect(server.switchboard.refusals[.badToken, default: 0] >= 1)
         idle.removeAll()
         for client in [alice, bob, mallory] { await client.close() }

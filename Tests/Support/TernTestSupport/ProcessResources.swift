@@ -74,3 +74,17 @@ extension ProcessResources {
         return await settled()
     }
 }
+
+extension ProcessResources {
+    /// Whether resident memory measures what the code under test holds. Under a sanitizer
+    /// (`make test-sanitize` sets TERN_SANITIZER) freed memory waits in AddressSanitizer's
+    /// quarantine and every allocation carries redzones and shadow, so an RSS bound says nothing
+    /// there; the sanitizer itself is the check.
+    public static let residentMemoryIsMeaningful = ProcessInfo.processInfo.environment["TERN_SANITIZER"] == nil
+
+    /// Whether resident memory grew by less than `boundKiB` since `earlier` (always true where
+    /// `residentMemoryIsMeaningful` is false).
+    public func residentGrowth(since earlier: ProcessResources, isBelowKiB boundKiB: Int) -> Bool {
+        !Self.residentMemoryIsMeaningful || residentKiB - earlier.residentKiB < boundKiB
+    }
+}
