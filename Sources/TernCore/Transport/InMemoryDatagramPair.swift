@@ -7,7 +7,8 @@ import Synchronization
 public final class InMemoryDatagramTransport: DatagramTransport {
     private struct State {
         var handler: (@Sendable ([UInt8]) -> Void)?
-        var peer: InMemoryDatagramTransport?
+        /// Weak: the two ends would otherwise keep each other alive after the test drops them.
+        weak var peer: InMemoryDatagramTransport?
         var closed = false
     }
 
