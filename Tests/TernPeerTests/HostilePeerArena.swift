@@ -107,6 +107,17 @@ final class HostilePeerArena: Sendable {
         pumps.first?.setVideo(nil)
     }
 
+    /// What every attack must leave behind: the victim still connected, resident memory grown
+    /// by less than `boundKiB` since `before`, and the bystander call passing audio and data.
+    func expectSurvived(since before: ProcessResources, boundKiB: Int,
+                        sourceLocation: SourceLocation = #_sourceLocation) async {
+        let after = await ProcessResources.settled()
+        #expect(after.residentGrowth(since: before, isBelowKiB: boundKiB), "RSS \(before) → \(after)",
+                sourceLocation: sourceLocation)
+        #expect(victim.connectionState == .connected, sourceLocation: sourceLocation)
+        #expect(await bystanderGoesOn(), "the bystander call goes on", sourceLocation: sourceLocation)
+    }
+
     /// Runs `body` on the attacker's transport core under its lock; datagrams it appends to the
     /// core's output leave over the attacker's ICE path.
     func forge(_ body: (TransportCore, Instant) throws -> Void) throws {

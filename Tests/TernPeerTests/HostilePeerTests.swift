@@ -35,10 +35,7 @@ struct HostilePeerTests {
         // ~6e7 packets "lost": 20,000 jumps of 2,999 (more than 900 trips round the 16-bit space).
         #expect(await eventually { arena.victimStat("inbound-rtp", "packetsLost", kind: "audio") > 10_000_000 },
                 "packetsLost \(arena.victimStat("inbound-rtp", "packetsLost", kind: "audio"))")
-        let after = await ProcessResources.settled()
-        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
-        #expect(arena.victim.connectionState == .connected)
-        #expect(await arena.bystanderGoesOn())
+        await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 
     @Test("RTP under 2,000 new SSRCs naming a known mid: 8 streams kept per section, the rest refused and counted")
@@ -60,11 +57,9 @@ struct HostilePeerTests {
         #expect(await eventually { arena.victimStat("transport", "rtpStreamsRefused") >= 1_900 },
                 "refused \(arena.victimStat("transport", "rtpStreamsRefused"))")
         #expect(arena.victim.getStats().entries(ofType: "inbound-rtp").count <= 1 + 8, "receivers are capped per m-section")
-        let after = await ProcessResources.settled()
-        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
         let track = try #require(arena.atCallee.track(.audio))
         #expect(await receivesMore(track), "the victim's own audio goes on")
-        #expect(await arena.bystanderGoesOn())
+        await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 
     @Test("1-byte middle SCTP fragments behind a hole, 60 to a packet: the fragment cap refuses and counts them")
@@ -95,10 +90,7 @@ struct HostilePeerTests {
         }
         #expect(await eventually { arena.victimStat("sctp-transport", "fragmentsRefused") > 0 },
                 "fragmentsRefused \(arena.victimStat("sctp-transport", "fragmentsRefused"))")
-        let after = await ProcessResources.settled()
-        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
-        #expect(arena.victim.connectionState == .connected)
-        #expect(await arena.bystanderGoesOn())
+        await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 
     @Test("data at line rate to an application that never reads: the backlog and the SCTP window hold the sender back")
@@ -124,9 +116,7 @@ struct HostilePeerTests {
         let backlog = PeerConfiguration.loopback.dataChannelReceiveBacklog
         #expect(handedOver <= backlog + message.count, "handed over \(handedOver) of \(offered) offered")
         #expect(arena.callerChannel.bufferedAmount > 0, "the sender is held back")
-        let after = await ProcessResources.settled()
-        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
-        #expect(await arena.bystanderGoesOn())
+        await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 
     @Test("a VP8 keyframe header declaring 16383×16383: refused before libvpx allocates, counted as a decode failure")
@@ -159,10 +149,7 @@ struct HostilePeerTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(await eventually { track.decodeFailures > failuresBefore }, "decode failures \(track.decodeFailures)")
-        let after = await ProcessResources.settled()
-        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
-        #expect(arena.victim.connectionState == .connected)
-        #expect(await arena.bystanderGoesOn())
+        await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 
     @Test("5,000 .local candidates: at most 256 kept per section and 16 queried, the rest refused or dropped and counted")
@@ -190,10 +177,7 @@ struct HostilePeerTests {
         let limit = PeerConfiguration.loopback.ice.maximumMDNSCandidates
         #expect(await eventually { thrown + arena.victimStat("transport", "remoteCandidatesDropped") - dropped >= Double(5_000 - limit) },
                 "refused \(thrown), dropped \(arena.victimStat("transport", "remoteCandidatesDropped") - dropped)")
-        let after = await ProcessResources.settled()
-        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
-        #expect(arena.victim.connectionState == .connected)
-        #expect(await arena.bystanderGoesOn())
+        await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 
     @Test("a re-offer with 8,000 m= sections: refused naming the line, the call stays as it was")
@@ -213,12 +197,9 @@ struct HostilePeerTests {
             try await arena.victim.setRemoteDescription(JsepDescription(type: .offer, sdp: sdp))
         }
         #expect(arena.victim.signalingState == .stable)
-        let after = await ProcessResources.settled()
-        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
-        #expect(arena.victim.connectionState == .connected)
         let track = try #require(arena.atCallee.track(.audio))
         #expect(await receivesMore(track), "the victim's own call goes on")
-        #expect(await arena.bystanderGoesOn())
+        await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 
     @Test("NACKs for every sequence number, 50 times a second: retransmissions stay within what was sent, the rest counted")
@@ -243,10 +224,7 @@ struct HostilePeerTests {
         let sent = arena.victimStat("outbound-rtp", "bytesSent", kind: "video")
         let resent = arena.victimStat("outbound-rtp", "retransmittedBytesSent", kind: "video")
         #expect(resent <= sent, "resent \(resent) of \(sent) bytes")
-        let after = await ProcessResources.settled()
-        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
-        #expect(arena.victim.connectionState == .connected)
-        #expect(await arena.bystanderGoesOn())
+        await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 
     @Test("transport-wide CC feedback declaring 65,535 packets in 36 bytes: parsed as runs or refused as malformed, never expanded")
@@ -269,9 +247,6 @@ struct HostilePeerTests {
         }
         #expect(await eventually { arena.victimStat("transport", "malformedPacketsDropped") >= malformedBefore + 1_000 },
                 "malformed \(malformedBefore) → \(arena.victimStat("transport", "malformedPacketsDropped"))")
-        let after = await ProcessResources.settled()
-        #expect(after.residentGrowth(since: before, isBelowKiB: Self.rssBound), "RSS \(before) → \(after)")
-        #expect(arena.victim.connectionState == .connected)
-        #expect(await arena.bystanderGoesOn())
+        await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 }
