@@ -116,7 +116,7 @@ import TernCore
         h.b.arrivalWindowLimit = 100_000
         var largestFlight = 0
         let previous = h.pair.onStep
-        h.pair.onStep = {
+        h.pair.onStep = { [unowned h] in
             previous()
             largestFlight = max(largestFlight, h.a.flightSize)
         }

@@ -36,7 +36,7 @@ import TernCore
                                    conditions: .init(delay: .milliseconds(10)))
         #expect(h.connect())
         var sentPerInstant: [Int64: Int] = [:]
-        h.pair.deliverFilter = { to, datagram in
+        h.pair.deliverFilter = { [unowned h] to, datagram in
             if to == .b, Self.isData(datagram) { sentPerInstant[h.pair.now.nanoseconds, default: 0] += 1 }
             return true
         }
@@ -55,7 +55,7 @@ import TernCore
                                        conditions: .init(delay: .milliseconds(25)))
             #expect(h.connect())
             var perInstant: [Int64: Int] = [:]
-            h.pair.deliverFilter = { to, datagram in
+            h.pair.deliverFilter = { [unowned h] to, datagram in
                 if to == .b, Self.isData(datagram) { perInstant[h.pair.now.nanoseconds, default: 0] += 1 }
                 return true
             }
