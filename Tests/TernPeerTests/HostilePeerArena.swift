@@ -114,7 +114,11 @@ final class HostilePeerArena: Sendable {
         let after = await ProcessResources.settled()
         #expect(after.residentGrowth(since: before, isBelowKiB: boundKiB), "RSS \(before) → \(after)",
                 sourceLocation: sourceLocation)
-        #expect(victim.connectionState == .connected, sourceLocation: sourceLocation)
+        // Connected, or back to connected: a flood that keeps the victim's loop thread busy for
+        // seconds (20,000 packets under AddressSanitizer) may show as `disconnected` for a while.
+        let victim = self.victim
+        #expect(await eventually { victim.connectionState == .connected }, "victim \(victim.connectionState)",
+                sourceLocation: sourceLocation)
         #expect(await bystanderGoesOn(), "the bystander call goes on", sourceLocation: sourceLocation)
     }
 
