@@ -127,3 +127,26 @@ struct ParserFuzzTests {
         #expect(gen.missingSequenceNumbers.count <= gen.configuration.maxMissing)
     }
 }
+
+/// Inputs `make fuzz` found, kept as regression tests.
+@Suite struct RTCPFuzzFindingsTests {
+    /// An SR with the P bit and a padding count of 6 (not a multiple of four, RFC 3550 §6.4.1):
+    /// 58 bytes of "profile-specific extensions" were kept and written back as 60, so the packet
+    /// did not survive a round trip (FuzzRTCP, 2026-11-28). Such a body is now refused.
+    @Test func aReportLeftUnalignedByItsPaddingIsRefused() throws {
+        var bytes: [UInt8] = [0xa0, 0xc8, 0x00, 0x16, 0x0e, 0x00, 0x0e, 0xf4, 0x00, 0x0e, 0x0e, 0x16, 0x0e, 0x0e, 0x0e, 0x0e,
+                              0x0e, 0x0e, 0xf2]
+        bytes += [UInt8](repeating: 0x37, count: 60)
+        bytes += [0xf1, 0x1d, 0x00, 0x00, 0x00, 0xf1, 0x7f, 0x37, 0xff, 0xf1, 0xf1, 0x0e, 0x06]
+        #expect(bytes.count == 92)
+        #expect(throws: RTCPParseError.self) { try RTCPPacket.parseCompound(bytes) }
+        // The same SR padded by a multiple of four still parses and round-trips.
+        var aligned = Array(bytes.prefix(88)) + [0, 0, 0, 4]
+        aligned[0] = 0xa0
+        if let packets = try? RTCPPacket.parseCompound(aligned) {
+            #expect(try RTCPPacket.parseCompound(RTCPPacket.serialize(packets)) == packets)
+        } else {
+            Issue.record("an aligned SR with padding should parse")
+        }
+    }
+}

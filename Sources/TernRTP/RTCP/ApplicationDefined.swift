@@ -23,7 +23,7 @@ public struct ApplicationDefined: Sendable, Equatable {
         subtype = count
         ssrc = try r.u32("SSRC")
         name = try r.u32("name")
-        data = r.rest()
+        data = try r.restInWords("application-dependent data")
     }
 
     func write(to out: inout [UInt8]) {

@@ -47,6 +47,15 @@ struct RTCPFieldReader {
 
     mutating func rest() -> ArraySlice<UInt8> { reader.readRemaining() }
 
+    /// The rest of the body, which RFC 3550 counts in 32-bit words (SR/RR profile-specific
+    /// extensions §6.4, APP data §6.7). Padding whose count is not a multiple of four (libwebrtc
+    /// pads transport-wide feedback that way) can leave such a body unaligned: that is refused,
+    /// not kept as words the packet does not have.
+    mutating func restInWords(_ field: String) throws(RTCPParseError) -> ArraySlice<UInt8> {
+        guard reader.count % 4 == 0 else { throw invalid(field, "\(reader.count) bytes, not a whole number of 32-bit words") }
+        return reader.readRemaining()
+    }
+
     func invalid(_ field: String, _ reason: String) -> RTCPParseError {
         .invalidField(packet: packet, field: field, reason: reason, offset: offset)
     }

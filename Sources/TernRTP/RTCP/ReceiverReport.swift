@@ -22,7 +22,7 @@ public struct ReceiverReport: Sendable, Equatable {
         reports.reserveCapacity(Int(count))
         for _ in 0..<count { reports.append(try ReportBlock(reading: &r)) }
         self.reports = reports
-        profileExtension = r.rest()
+        profileExtension = try r.restInWords("profile-specific extensions")
     }
 
     func write(to out: inout [UInt8]) {
