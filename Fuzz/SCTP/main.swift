@@ -1,4 +1,5 @@
-// libFuzzer target: the SCTP packet and chunk parser (checksum not required, so chunks are reached).
+// libFuzzer target: the SCTP packet and chunk parser (checksum not required, so chunks are reached),
+// and the INIT chunk a description's a=sctp-init carries (SNAP).
 // Built only with TERN_FUZZ=1 (see Package.swift and Scripts/fuzz); libFuzzer supplies main().
 import TernSCTP
 
@@ -11,6 +12,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             fatalError("serialized packet does not parse")
         }
         if again != packet { fatalError("round trip changed the packet") }
+    }
+    // The same bytes as an INIT chunk from a description's a=sctp-init (SNAP): what reads must
+    // write back to an INIT that reads the same.
+    if let chunk = try? InitChunk(serializedChunk: bytes) {
+        guard let again = try? InitChunk(serializedChunk: chunk.serializedChunk) else {
+            fatalError("serialized a=sctp-init INIT does not parse")
+        }
+        if again != chunk { fatalError("round trip changed the a=sctp-init INIT") }
     }
     return 0
 }
