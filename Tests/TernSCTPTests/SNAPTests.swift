@@ -15,6 +15,18 @@ import TernCore
         #expect(chunk.supportsForwardTSN && chunk.supportsReconfig)
     }
 
+    /// The `a=sctp-init` Chromium 156 (field trial WebRTC-Sctp-Snap) put in its answer in the
+    /// interop run: 30 bytes, the last parameter unpadded.
+    @Test func chromiumsDescribedInitParses() throws {
+        let bytes: [UInt8] = [0x01, 0x00, 0x00, 0x1e, 0x85, 0xa6, 0x7b, 0xff, 0x00, 0x50, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+                              0xa7, 0x5f, 0x2e, 0x6f, 0xc0, 0x00, 0x00, 0x04, 0x80, 0x08, 0x00, 0x06, 0x82, 0xc0]
+        let chunk = try InitChunk(serializedChunk: bytes)
+        #expect(chunk.initiateTag == 0x85a6_7bff && chunk.advertisedReceiverWindowCredit == 0x0050_0000)
+        #expect(chunk.outboundStreams == 65535 && chunk.inboundStreams == 65535)
+        #expect(chunk.supportsForwardTSN && chunk.supportsReconfig)
+        #expect(chunk.serializedChunk == bytes, "written back byte for byte")
+    }
+
     @Test(arguments: [
         [UInt8](),                                                   // empty
         [3, 0, 0, 20] + [UInt8](repeating: 1, count: 16),            // a SACK, not an INIT
