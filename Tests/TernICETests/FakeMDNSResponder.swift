@@ -18,7 +18,9 @@ final class FakeMDNSResponder: @unchecked Sendable {
         let queries = Atomic(0)
     }
 
-    init(name: String?, address: [UInt8], answersFromAnotherPort: Bool = false) throws {
+    /// `answersOnceAsked`: hold every answer until that many questions have arrived (then
+    /// answer them all, and later ones at once): only a resolver that asks side by side gets any.
+    init(name: String?, address: [UInt8], answersFromAnotherPort: Bool = false, answersOnceAsked: Int = 1) throws {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         self.fd = fd
         let replyFD = answersFromAnotherPort ? socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0) : fd
@@ -36,6 +38,7 @@ final class FakeMDNSResponder: @unchecked Sendable {
         let counters = self.counters
         Thread.detachNewThread {
             var buffer = [UInt8](repeating: 0, count: 2048)
+            var held: [([UInt8], sockaddr_storage, socklen_t)] = []
             while counters.running.load(ordering: .relaxed) {
                 var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 guard poll(&pfd, 1, 50) > 0 else { continue }
@@ -47,9 +50,15 @@ final class FakeMDNSResponder: @unchecked Sendable {
                 guard n > 0, let q = MDNSMessage.question(in: Array(buffer[0..<n])), name == nil || q.name == name,
                       let answer = MDNSMessage.response(id: q.id, name: q.name, ipv4: address) else { continue }
                 counters.queries.add(1, ordering: .relaxed)
-                _ = withUnsafePointer(to: &from) { p in
-                    p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(replyFD, answer, answer.count, 0, $0, fromLength) }
+                held.append((answer, from, fromLength))
+                guard counters.queries.load(ordering: .relaxed) >= answersOnceAsked else { continue }
+                for (answer, to, length) in held {
+                    var to = to
+                    _ = withUnsafePointer(to: &to) { p in
+                        p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(replyFD, answer, answer.count, 0, $0, length) }
+                    }
                 }
+                held.removeAll()
             }
             close(fd)
             if replyFD != fd { close(replyFD) }
