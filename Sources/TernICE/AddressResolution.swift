@@ -26,9 +26,5 @@ enum AddressResolution {
     }
 
     /// True for an IPv4 or IPv6 literal (no brackets).
-    static func isIPLiteral(_ host: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
-    }
+    static func isIPLiteral(_ host: String) -> Bool { IPAddressClass(host) != .notAnAddress }
 }
