@@ -6,12 +6,20 @@ import TernMedia
 /// test tones, and beeps that sound 20 ms in every 500 ms as Chromium's fake microphone plays.
 @Suite struct ToneTrackerTests {
     /// `seconds` of 48 kHz mono: a `frequency` beep of `beepMs` every 500 ms over quiet noise.
-    static func beeps(frequency: Double, beepMs: Int, seconds: Double, offsetMs: Int = 137) -> [Int16] {
+    /// With `ringing`, each beep is followed by a ~60 Hz oscillation decaying over ~300 ms, as
+    /// Chromium's beep arrives after its audio processing (captured from a Tern↔Chromium call:
+    /// peaks of 0.12 of full scale 10 ms after the beep, 0.003 after 300 ms).
+    static func beeps(frequency: Double, beepMs: Int, seconds: Double, offsetMs: Int = 137,
+                      ringing: Bool = false) -> [Int16] {
         var noise = SystemRandomNumberGenerator()
         return (0..<Int(seconds * 48_000)).map { i in
             let inPeriod = (i / 48 + offsetMs) % 500
             let hiss = Double(Int16.random(in: -40...40, using: &noise))
-            guard inPeriod < beepMs else { return Int16(hiss) }
+            guard inPeriod < beepMs else {
+                guard ringing else { return Int16(hiss) }
+                let after = Double(inPeriod - beepMs) / 1_000
+                return Int16(0.12 * 32_767 * exp(-after / 0.06) * sin(2 * Double.pi * 60 * Double(i) / 48_000) + hiss)
+            }
             return Int16(0.3 * 32_767 * sin(2 * Double.pi * frequency * Double(i) / 48_000) + hiss)
         }
     }
@@ -33,6 +41,22 @@ import TernMedia
         let audio = Self.beeps(frequency: 400, beepMs: 20, seconds: 4, offsetMs: offsetMs)
         for start in stride(from: 0, to: audio.count, by: 960) { tracker.append(Array(audio[start..<min(start + 960, audio.count)])) }
         #expect(tracker.frequency.map { abs($0 - 400) <= 10 } == true, "read \(String(describing: tracker.frequency))")
+    }
+
+    /// The beep keeps its phase against the 500 ms period for a whole call; wherever that phase
+    /// is, including across the period's end, the window is centred on the beep, not on the
+    /// ringing after it.
+    @Test("a beep followed by low ringing is read as the beep at every phase, including across the period's end",
+          arguments: [0, 5, 10, 15, 20, 30, 45, 60, 137, 260, 470, 490])
+    func beepWithRingingAtEveryPhase(offsetMs: Int) {
+        for candidates in [nil, [400.0, 60]] as [[Double]?] {
+            var tracker = ToneTracker(candidates: candidates)
+            let audio = Self.beeps(frequency: 400, beepMs: 20, seconds: 6, offsetMs: offsetMs, ringing: true)
+            for start in stride(from: 0, to: audio.count, by: 960) { tracker.append(Array(audio[start..<min(start + 960, audio.count)])) }
+            #expect(tracker.frequency.map { abs($0 - 400) <= 5 } == true,
+                    "offset \(offsetMs) ms, candidates \(String(describing: candidates)): read \(String(describing: tracker.frequency))")
+            #expect(tracker.readingCount >= 11)
+        }
     }
 
     @Test("silence and faint noise read as no tone")

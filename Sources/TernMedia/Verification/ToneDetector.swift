@@ -18,10 +18,9 @@ public enum ToneDetector {
     /// The dominant frequency in `range` (Hz), to about ±1 Hz for a clean tone,
     /// or nil when the block is silent. Analyses at most `maxSamples` samples from the middle
     /// of `samples` (mono), which bounds the cost. The default range is 200–4,000 Hz, around
-    /// the tones Tern checks (400–880 Hz): Chromium's received beep carries a ~64 Hz component
-    /// strong enough that, with a range starting at 50 or 100 Hz, it or its leakage at the
-    /// range's edge won some readings of the 400 Hz beep (the Chromium audio row, Tern offering);
-    /// 200 Hz is 13 bins of a 100 ms block away from it, where a Hann window's leakage is gone.
+    /// the tones Tern checks (400–880 Hz): Chromium's received beep is followed by ~300 ms of
+    /// decaying ~60 Hz ringing, which a block holding more ringing than beep would read; 200 Hz
+    /// is 14 bins of a 100 ms block away from it, where a Hann window's leakage is gone.
     public static func dominantFrequency(in samples: [Int16], sampleRate: Int = 48_000,
                                          range: ClosedRange<Double> = 200...4_000,
                                          maxSamples: Int = 16_384) -> Double? {
@@ -56,8 +55,7 @@ public enum ToneDetector {
 
     /// How much of `samples`' energy sits at `frequency`: 1 for a pure tone filling the block
     /// (Hann window), near 0 for noise. A measure only: readings are not gated on it, since
-    /// Chromium's received audio (Tern offering) carries a ~64 Hz component beside its 20 ms
-    /// beep that a gate on the whole block's energy let win.
+    /// Chromium's 20 ms beep shares its 100 ms block with the ringing that follows it.
     public static func dominance(at frequency: Double, in samples: [Int16], sampleRate: Int = 48_000) -> Double {
         let block = window(samples[...])
         return dominance(power: power(at: frequency, windowed: block, sampleRate: sampleRate), windowed: block)

@@ -5,9 +5,14 @@
 /// or 371 Hz in interop runs).
 ///
 /// The audio is cut into periods of `periodSamples`. In each, the loudest 20 ms frame is found
-/// and the 100 ms around it are analysed (`ToneDetector`), if that frame is loud enough to be a
-/// tone at all; one reading per period. `frequency` is the median of the recent readings, so a
-/// period that caught concealment noise or a click does not move it. Sans-I/O: PCM in, values out.
+/// and the 100 ms centred on it are analysed (`ToneDetector`), if that frame is loud enough to be
+/// a tone at all; one reading per period. The window always has the frame at its centre: a frame
+/// too close to the period's end to be centred is read in the next period, which sees the last
+/// 100 ms of this one. (Chromium's beep keeps its phase against a 500 ms period for a whole call,
+/// and is followed by ~300 ms of decaying ~60 Hz ringing; a window clamped into the period put a
+/// beep at its edge, where the Hann window mutes it, and read the ringing in every period.)
+/// `frequency` is the median of the recent readings, so a period that caught concealment noise
+/// or a click does not move it. Sans-I/O: PCM in, values out.
 public struct ToneTracker: Sendable {
     /// Mono samples per second.
     public let sampleRate: Int
@@ -21,7 +26,10 @@ public struct ToneTracker: Sendable {
     /// Readings kept for the median (20: the last ten seconds).
     public let historyLength: Int
 
+    /// The last `window` samples of the previous period, then the current period's.
     private var period: [Int16] = []
+    /// How many samples at the start of `period` are carried over from the previous one.
+    private var carried = 0
     private var recent: [Double] = []
     /// Periods so far that held a tone.
     public private(set) var readingCount = 0
@@ -34,7 +42,7 @@ public struct ToneTracker: Sendable {
         self.periodSamples = max(periodSamples, sampleRate / 10)
         self.minimumLevel = minimumLevel
         self.historyLength = max(1, historyLength)
-        period.reserveCapacity(self.periodSamples)
+        period.reserveCapacity(self.periodSamples + sampleRate / 10)
     }
 
     /// The tone heard lately: the median of the recent readings, to the nearest hertz; nil
@@ -52,33 +60,39 @@ public struct ToneTracker: Sendable {
     public mutating func append(_ samples: [Int16]) {
         var index = 0
         while index < samples.count {
-            let take = min(periodSamples - period.count, samples.count - index)
+            let take = min(carried + periodSamples - period.count, samples.count - index)
             period.append(contentsOf: samples[index..<(index + take)])
             index += take
-            if period.count == periodSamples { finishPeriod() }
+            if period.count == carried + periodSamples { finishPeriod() }
         }
     }
 
     private mutating func finishPeriod() {
-        defer { period.removeAll(keepingCapacity: true) }
         let frame = sampleRate / 50  // 20 ms
-        var loudest = 0, loudestEnergy = 0.0
-        var start = 0
-        while start + frame <= period.count {
+        let window = sampleRate / 10  // 100 ms
+        defer {
+            // Keep the last `window` samples: a frame centred in them is read next period.
+            let keep = min(window, period.count)
+            period.removeFirst(period.count - keep)
+            carried = keep
+        }
+        // Frames whose centred window fits in what is held: centres from `carried - window / 2`
+        // to `period.count - window / 2`, so each instant after the first 50 ms of audio is a
+        // candidate in exactly one period.
+        var loudest = -1, loudestEnergy = 0.0
+        var centre = max(window / 2, carried - window / 2)
+        while centre + window / 2 <= period.count {
             var energy = 0.0
-            for sample in period[start..<(start + frame)] { energy += Double(sample) * Double(sample) }
-            if energy > loudestEnergy { (loudest, loudestEnergy) = (start, energy) }
-            start += frame / 2
+            for sample in period[(centre - frame / 2)..<(centre + frame / 2)] { energy += Double(sample) * Double(sample) }
+            if energy > loudestEnergy { (loudest, loudestEnergy) = (centre, energy) }
+            centre += frame / 2
         }
         let rms = (loudestEnergy / Double(frame)).squareRoot() / Double(Int16.max)
-        guard rms >= minimumLevel else {
+        guard loudest >= 0, rms >= minimumLevel else {
             latest = nil
             return
         }
-        // 100 ms centred on the loudest frame, kept inside the period.
-        let window = sampleRate / 10
-        let from = min(max(0, loudest + frame / 2 - window / 2), period.count - window)
-        let block = Array(period[from..<(from + window)])
+        let block = Array(period[(loudest - window / 2)..<(loudest + window / 2)])
         let reading: Double?
         if let candidates {
             reading = ToneDetector.strongest(of: candidates, in: block, sampleRate: sampleRate)
