@@ -121,6 +121,8 @@ let package = Package(
         .testTarget(name: "TernPeerTests", dependencies: ["TernPeer", "TernCore", "TernICE", "TernRTP", "TernMedia", "TernSDP", "TernSCTP",
                                                     "TernTestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "TernPeerCoreTests", dependencies: ["TernPeer", "TernCore", "TernICE", "TernSDP", "TernDTLS"],
+                    swiftSettings: strict),
         .testTarget(name: "TernSignalingTests",
                     dependencies: ["TernSignaling", "TernSignalingClient", "TernSignalingServer", "TernCore", "TernTestSupport",
                                    .product(name: "NIOCore", package: "swift-nio"),

@@ -10,16 +10,11 @@ extension PeerConnection {
     public func addTransceiver(_ kind: MediaKind, direction: RTPDirection = .sendrecv) throws(PeerConnectionError) -> RtpTransceiver {
         let sender = makeSender(kind)
         let index = try state.withLock { state throws(PeerConnectionError) -> Int in
-            guard !state.closed else { throw .invalidState("the peer connection is closed") }
-            do throws(JsepError) {
-                let index = try state.jsep.addTransceiver(Transceiver(kind: kind, direction: direction,
-                                                                      sender: senderParameters(for: sender)))
-                state.senders.append(sender)
-                sender.attach(state.driver)
-                return index
-            } catch {
-                throw .negotiation(error)
-            }
+            let index = try state.core.addTransceiver(Transceiver(kind: kind, direction: direction,
+                                                                  sender: senderParameters(for: sender)))
+            state.senders.append(sender)
+            sender.attach(state.driver)
+            return index
         }
         emit(.negotiationNeeded)
         return RtpTransceiver(kind: kind, sender: sender, index: index, peer: self)
@@ -49,11 +44,7 @@ extension PeerConnection {
     public func createDataChannel(_ label: String, options: DataChannelInit = DataChannelInit()) throws(PeerConnectionError) -> DataChannel {
         let channel = DataChannel(label: label, options: options, id: options.id)
         let (driver, needsNegotiation) = try state.withLock { state throws(PeerConnectionError) -> (TransportDriver?, Bool) in
-            guard !state.closed else { throw .invalidState("the peer connection is closed") }
-            let needsNegotiation = !state.jsep.wantsDataChannel
-            if needsNegotiation {
-                do throws(JsepError) { try state.jsep.addDataChannel() } catch { throw .negotiation(error) }
-            }
+            let needsNegotiation = try state.core.addDataChannel()
             if state.driver == nil { state.unattachedChannels.append(channel) }
             return (state.driver, needsNegotiation)
         }
@@ -83,108 +74,58 @@ extension PeerConnection {
         if driver.perform({ core, _ in core.channelInfo(id)?.readyState }) == .open { channel.didOpen() }
     }
 
-    /// W3C `createOffer`.
+    /// W3C `createOffer` (chained after the operations before it).
     public func createOffer(iceRestart: Bool = false) async throws(PeerConnectionError) -> JsepDescription {
-        takeGatheredCandidates()
-        return try state.withLock { state throws(PeerConnectionError) -> JsepDescription in
-            do throws(JsepError) { return try state.jsep.createOffer(iceRestart: iceRestart) } catch { throw .negotiation(error) }
+        try await operations.run { [self] () throws(PeerConnectionError) -> JsepDescription in
+            takeGatheredCandidates()
+            return try state.withLock { state throws(PeerConnectionError) in try state.core.createOffer(iceRestart: iceRestart) }
         }
     }
 
-    /// W3C `createAnswer`.
+    /// W3C `createAnswer` (chained).
     public func createAnswer() async throws(PeerConnectionError) -> JsepDescription {
-        takeGatheredCandidates()
-        return try state.withLock { state throws(PeerConnectionError) -> JsepDescription in
-            do throws(JsepError) { return try state.jsep.createAnswer() } catch { throw .negotiation(error) }
+        try await operations.run { [self] () throws(PeerConnectionError) -> JsepDescription in
+            takeGatheredCandidates()
+            return try state.withLock { state throws(PeerConnectionError) in try state.core.createAnswer() }
         }
     }
 
-    /// W3C `setLocalDescription`: applies it, starts ICE gathering (trickled through
+    /// W3C `setLocalDescription` (chained): applies it, starts ICE gathering (trickled through
     /// `.iceCandidate` events), and when the exchange completes, sets up the transport.
     public func setLocalDescription(_ description: JsepDescription) async throws(PeerConnectionError) {
-        let signaling = try state.withLock { state throws(PeerConnectionError) -> SignalingState in
-            guard !state.closed else { throw .invalidState("the peer connection is closed") }
-            do throws(JsepError) { try state.jsep.setLocalDescription(description) } catch { throw .negotiation(error) }
-            state.descriptions.applyLocal(description)
-            return state.jsep.signalingState
+        try await operations.run { [self] () throws(PeerConnectionError) in
+            try advance { core throws(PeerConnectionError) in try core.setLocalDescription(description) }
         }
-        emit(.signalingStateChanged(signaling))
-        guard description.type != .rollback else { return }
-        try prepareIce(localOffer: description.type == .offer)
-        try applyLocalIce()
-        releaseHeldCandidates()
-        // An answer to an ICE restart restarts our agent here, which clears the remote
-        // credentials and candidates the offer gave it: give them again (RFC 8445 §9).
-        if description.type != .offer { try applyRemoteIce() }
-        try applyNegotiationIfComplete()
     }
 
-    /// W3C `setRemoteDescription`: applies it, hands the remote ICE credentials and candidates to
-    /// ICE, and when the exchange completes, sets up the transport.
+    /// W3C `setRemoteDescription` (chained): applies it, hands the remote ICE credentials and
+    /// candidates to ICE, and when the exchange completes, sets up the transport.
     public func setRemoteDescription(_ description: JsepDescription) async throws(PeerConnectionError) {
-        let signaling = try state.withLock { state throws(PeerConnectionError) -> SignalingState in
-            guard !state.closed else { throw .invalidState("the peer connection is closed") }
-            do throws(JsepError) { try state.jsep.setRemoteDescription(description) } catch { throw .negotiation(error) }
-            state.descriptions.applyRemote(description)
-            return state.jsep.signalingState
+        try await operations.run { [self] () throws(PeerConnectionError) in
+            try advance { core throws(PeerConnectionError) in try core.setRemoteDescription(description) }
         }
-        emit(.signalingStateChanged(signaling))
-        guard description.type != .rollback else { return }
-        try prepareIce(localOffer: false)
-        try applyRemoteIce()
-        try applyNegotiationIfComplete()
     }
 
-    /// W3C `addIceCandidate`; `nil` is end-of-candidates (RFC 8838 §4.4).
+    /// W3C `addIceCandidate` (chained); `nil` is end-of-candidates (RFC 8838 §4.4).
     public func addIceCandidate(_ candidate: IceCandidateInit?) async throws(PeerConnectionError) {
-        let ice = try state.withLock { state throws(PeerConnectionError) -> IceTransport? in
-            guard !state.closed else { throw .invalidState("the peer connection is closed") }
-            guard let candidate else {
-                state.remoteEndOfCandidates = true
-                state.jsep.addRemoteEndOfCandidates()  // so that `remoteDescription` shows it
-                return state.remoteCredentialsApplied == nil ? nil : state.ice
-            }
-            // A trickled candidate can overtake the description that scopes it (RFC 8838 §4.3): the
-            // peer gathers as soon as it set its local description, and the app's signaling tasks
-            // may deliver its candidates before our setRemoteDescription ran. W3C would throw
-            // InvalidStateError and the candidate would be lost (ICE then never checks: both sides
-            // stay `new`); we keep it and apply it with the description.
-            guard state.jsep.remoteDescription != nil else {
-                state.earlyRemoteCandidates.append(candidate)
-                return nil
-            }
-            do throws(JsepError) { try state.jsep.addRemoteCandidate(candidate) } catch { throw .negotiation(error) }
-            guard state.remoteCredentialsApplied != nil, let ice = state.ice else {
-                state.pendingRemoteCandidates.append(candidate)
-                return nil
-            }
-            return ice
-        }
-        guard let ice else { return }
-        do throws(IceError) {
-            if let candidate { try ice.addRemoteCandidate(candidate.candidate) } else { try ice.addRemoteEndOfCandidates() }
-        } catch {
-            throw .ice(error)
+        try await operations.run { [self] () throws(PeerConnectionError) in
+            try advance { core throws(PeerConnectionError) in try core.addIceCandidate(candidate) }
         }
     }
 
     /// W3C `restartIce`: the next offer carries new ICE credentials (RFC 8445 §9).
     public func restartIce() {
-        state.withLock { $0.jsep.restartIce() }
+        state.withLock { $0.core.restartIce() }
         emit(.negotiationNeeded)
     }
 
     func setDirection(_ direction: RTPDirection, transceiverAt index: Int) throws(PeerConnectionError) {
-        try state.withLock { state throws(PeerConnectionError) in
-            do throws(JsepError) { try state.jsep.setDirection(direction, forTransceiverAt: index) } catch { throw .negotiation(error) }
-        }
+        try state.withLock { state throws(PeerConnectionError) in try state.core.setDirection(direction, transceiverAt: index) }
         emit(.negotiationNeeded)
     }
 
     func stopTransceiver(at index: Int) throws(PeerConnectionError) {
-        try state.withLock { state throws(PeerConnectionError) in
-            do throws(JsepError) { try state.jsep.stopTransceiver(at: index) } catch { throw .negotiation(error) }
-        }
+        try state.withLock { state throws(PeerConnectionError) in try state.core.stopTransceiver(at: index) }
         emit(.negotiationNeeded)
     }
 

@@ -12,9 +12,9 @@ extension PeerConnection {
     public func getStats() -> StatsReport {
         let timestamp = Date().timeIntervalSince1970 * 1000
         let snapshot = state.withLock { state in
-            (state.ice, state.driver, state.selectedPair, state.dtlsInfo, state.dtlsState,
+            (state.ice, state.driver, state.core.selectedPair, state.core.dtlsInfo, state.core.dtlsState,
              Array(state.channels.values), Array(state.remoteTracks.values), state.dataChannelsOpened,
-             state.dataChannelsClosed, state.iceState)
+             state.dataChannelsClosed, state.core.iceState)
         }
         let (ice, driver, pairAsSelected, dtlsInfo, dtlsState, channels, tracks, opened, closed, iceState) = snapshot
         // The live pair carries the RTT figures measured since selection (see Docs/ICE.md).

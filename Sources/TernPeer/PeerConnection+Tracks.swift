@@ -18,22 +18,7 @@ extension PeerConnection {
         let sender = makeSender(kind)
         let parameters = senderParameters(for: sender, streamId: streamId, trackId: trackId)
         try state.withLock { state throws(PeerConnectionError) in
-            guard !state.closed else { throw .invalidState("the peer connection is closed") }
-            do throws(JsepError) {
-                if let index = state.jsep.transceivers.indices.first(where: { index in
-                    let transceiver = state.jsep.transceivers[index]
-                    return transceiver.kind == kind && transceiver.sender == nil
-                        && !transceiver.isStopped && !transceiver.isStopping
-                }) {
-                    let direction = state.jsep.transceivers[index].direction
-                    try state.jsep.setSender(parameters, forTransceiverAt: index)
-                    try state.jsep.setDirection(direction.addingSend, forTransceiverAt: index)
-                } else {
-                    try state.jsep.addTransceiver(Transceiver(kind: kind, direction: .sendrecv, sender: parameters))
-                }
-            } catch {
-                throw .negotiation(error)
-            }
+            try state.core.addTrack(kind, sender: parameters)
             state.senders.append(sender)
             sender.attach(state.driver)
         }
@@ -47,19 +32,10 @@ extension PeerConnection {
     /// Throws `.invalidState` for a sender this connection did not create.
     public func removeTrack(_ sender: RtpSender) throws(PeerConnectionError) {
         try state.withLock { state throws(PeerConnectionError) in
-            guard !state.closed else { throw .invalidState("the peer connection is closed") }
-            guard let index = state.jsep.transceivers.firstIndex(where: { $0.sender?.ssrc == sender.ssrc }),
-                  let position = state.senders.firstIndex(where: { $0 === sender }) else {
+            guard let position = state.senders.firstIndex(where: { $0 === sender }) else {
                 throw .invalidState("removeTrack: this sender does not belong to this peer connection")
             }
-            let transceiver = state.jsep.transceivers[index]
-            if !transceiver.isStopped, !transceiver.isStopping {
-                do throws(JsepError) {
-                    try state.jsep.setDirection(transceiver.direction.removingSend, forTransceiverAt: index)
-                } catch {
-                    throw .negotiation(error)
-                }
-            }
+            try state.core.removeTrack(ssrc: sender.ssrc)
             state.senders.remove(at: position)
             sender.attach(nil)
         }

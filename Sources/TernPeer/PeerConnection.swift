@@ -22,50 +22,27 @@ public final class PeerConnection: Sendable {
     /// Our DTLS certificate (W3C `getConfiguration().certificates[0]`).
     public let certificate: DTLSCertificate
 
+    /// Everything behind the connection's one lock: the sans-I/O core, and the objects that
+    /// perform its actions (the ICE agent, the transport) or that the application holds.
     struct State {
-        var jsep: JsepSession
+        var core: PeerCore
         var ice: IceTransport?
         var driver: TransportDriver?
         var iceEventsTask: Task<Void, Never>?
-        var gathering = false
-        /// False while a candidate-pool agent (`iceCandidatePoolSize`) waits for the first
-        /// description to tell it its role.
-        var iceRoleAssigned = true
-        /// False while gathered candidates wait for `setLocalDescription` before being reported
-        /// (W3C: `icecandidate` events start with the local description): a pooled agent's, and
-        /// those the first gathering finds while `setLocalDescription` starts it.
-        var candidatesReleased = true
-        /// What `.iceGatheringStateChanged` / `.iceCandidate(nil)` last reported, so that pooled
-        /// candidates taken early (`takeGatheredCandidates`) are not reported twice.
-        var reportedGatheringState: IceGatheringState = .new
-        var endOfCandidatesReported = false
-        var remoteCredentialsApplied: IceCredentials?
-        /// Candidates accepted by JSEP, waiting for ICE to get the remote credentials.
-        var pendingRemoteCandidates: [IceCandidateInit] = []
-        /// Candidates that arrived before any remote description (see `addIceCandidate`).
-        var earlyRemoteCandidates: [IceCandidateInit] = []
-        var remoteEndOfCandidates = false
         /// Datagrams ICE delivered before the transport existed (a DTLS ClientHello that beat the answer).
         var earlyDatagrams: [[UInt8]] = []
         var channels: [UInt16: DataChannel] = [:]
         var unattachedChannels: [DataChannel] = []
         var senders: [RtpSender] = []
         var remoteTracks: [UInt32: RemoteTrack] = [:]
-        var iceState: IceTransportState = .new
-        var gatheringState: IceGatheringState = .new
-        var dtlsState: DTLSTransportState = .new
-        var connectionState: PeerConnectionState = .new
-        var dtlsInfo: DTLSConnectionInfo?
-        var selectedPair: IceCandidatePair?
-        /// The descriptions as applied, W3C's four slots (`PeerConnection+Descriptions.swift`).
-        var descriptions = AppliedDescriptions()
-        var closed = false
         var dataChannelsOpened = 0
         var dataChannelsClosed = 0
     }
 
     let state: Mutex<State>
     let continuation: AsyncStream<PeerConnectionEvent>.Continuation
+    /// W3C operations run one after the other (`OperationChain`).
+    let operations = OperationChain()
     let clock: any MonotonicClock = SystemClock()
     let createdAt: Instant
     /// The INIT our SCTP association uses, offered in the description (SNAP); nil when
@@ -90,12 +67,12 @@ public final class PeerConnection: Sendable {
             sctpInit: sctpInit?.serializedChunk)
         var seed = SystemRandomNumberGenerator()
         let jsep = JsepSession(configuration: jsepConfiguration, random: SeededRandom(seed: seed.next()))
-        state = Mutex(State(jsep: jsep))
+        state = Mutex(State(core: PeerCore(jsep: jsep)))
         (events, continuation) = AsyncStream.makeStream(of: PeerConnectionEvent.self, bufferingPolicy: .unbounded)
         createdAt = SystemClock().now()
         Self.prepareLibrariesOnce
         if configuration.iceCandidatePoolSize > 0 {
-            do throws(PeerConnectionError) { try startCandidatePool() } catch {
+            do throws(PeerConnectionError) { try advance { $0.startCandidatePool() } } catch {
                 close()
                 throw error
             }
@@ -114,19 +91,19 @@ public final class PeerConnection: Sendable {
 
     // MARK: State (W3C attributes)
 
-    public var signalingState: SignalingState { state.withLock { $0.jsep.signalingState } }
-    public var iceConnectionState: IceTransportState { state.withLock { $0.iceState } }
-    public var iceGatheringState: IceGatheringState { state.withLock { $0.gatheringState } }
-    public var connectionState: PeerConnectionState { state.withLock { $0.connectionState } }
+    public var signalingState: SignalingState { state.withLock { $0.core.jsep.signalingState } }
+    public var iceConnectionState: IceTransportState { state.withLock { $0.core.iceState } }
+    public var iceGatheringState: IceGatheringState { state.withLock { $0.core.gatheringState } }
+    public var connectionState: PeerConnectionState { state.withLock { $0.core.connectionState } }
     /// What the DTLS handshake negotiated, once connected.
-    public var dtlsConnectionInfo: DTLSConnectionInfo? { state.withLock { $0.dtlsInfo } }
+    public var dtlsConnectionInfo: DTLSConnectionInfo? { state.withLock { $0.core.dtlsInfo } }
     /// The candidate pair ICE selected, once connected.
-    public var selectedCandidatePair: IceCandidatePair? { state.withLock { $0.selectedPair } }
+    public var selectedCandidatePair: IceCandidatePair? { state.withLock { $0.core.selectedPair } }
     /// The ICE trace (candidates, checks, state changes), for the debug tool.
     public var iceTrace: IceTrace? { state.withLock { $0.ice?.trace } }
 
     func jsepTransceiver(at index: Int) -> Transceiver? {
-        state.withLock { state in index < state.jsep.transceivers.count ? state.jsep.transceivers[index] : nil }
+        state.withLock { state in state.core.jsep.transceivers.indices.contains(index) ? state.core.jsep.transceivers[index] : nil }
     }
 
     func emit(_ event: PeerConnectionEvent) {
@@ -138,33 +115,30 @@ public final class PeerConnection: Sendable {
     /// Closes everything: DTLS close_notify, ICE agent, timers, GLib thread. Idempotent; callable
     /// from any thread. No callback runs after it returns.
     public func close() {
-        let (ice, driver, task, channels, tracks) = state.withLock { state -> (IceTransport?, TransportDriver?, Task<Void, Never>?, [DataChannel], [RemoteTrack]) in
-            guard !state.closed else { return (nil, nil, nil, [], []) }
-            state.closed = true
-            state.jsep.close()
-            let channels = Array(state.channels.values) + state.unattachedChannels
-            state.channels = [:]
-            state.unattachedChannels = []
-            let result = (state.ice, state.driver, state.iceEventsTask, channels, Array(state.remoteTracks.values))
-            state.ice = nil
-            state.driver = nil
-            state.iceEventsTask = nil
-            state.remoteTracks = [:]
-            state.connectionState = .closed
-            return result
+        let closing = state.withLock { state -> (IceTransport?, TransportDriver?, Task<Void, Never>?, [DataChannel], [RemoteTrack], [RtpSender])? in
+            guard state.core.close() else { return nil }
+            defer {
+                state.channels = [:]
+                state.unattachedChannels = []
+                state.ice = nil
+                state.driver = nil
+                state.iceEventsTask = nil
+                state.remoteTracks = [:]
+            }
+            return (state.ice, state.driver, state.iceEventsTask, Array(state.channels.values) + state.unattachedChannels,
+                    Array(state.remoteTracks.values), state.senders)
         }
-        guard ice != nil || driver != nil || !channels.isEmpty || task != nil else {
-            continuation.finish()
-            return
-        }
+        guard let (ice, driver, task, channels, tracks, senders) = closing else { return }
         ice?.setReceiveHandler(nil)
         driver?.close()
         ice?.close()
         task?.cancel()
         for channel in channels { channel.didClose(reason: "peer connection closed") }
         for track in tracks { track.finish() }
-        for sender in state.withLock({ $0.senders }) { sender.attach(nil) }
-        continuation.yield(.connectionStateChanged(.closed))
+        for sender in senders { sender.attach(nil) }
+        if ice != nil || driver != nil || !channels.isEmpty {
+            continuation.yield(.connectionStateChanged(.closed))
+        }
         continuation.finish()
     }
 }

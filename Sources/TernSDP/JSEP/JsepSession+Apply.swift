@@ -27,7 +27,7 @@ extension JsepSession {
             for slot in slots { if case .transceiver(let t) = slot.content { transceivers[t].mid = slot.mid } }
             adoptCredentials(created.credentials)
             iceRestartRequested = false
-            pendingLocalDescription = parsed
+            pendingLocal = AppliedDescription(description, parsed: parsed)
             signalingState = .haveLocalOffer
         case .answer, .pranswer:
             guard signalingState == .haveRemoteOffer || signalingState == .haveLocalPranswer else {
@@ -38,11 +38,12 @@ extension JsepSession {
             }
             let parsed = try parse(description.sdp)
             adoptCredentials(created.credentials)
+            let applied = AppliedDescription(description, parsed: parsed)
             if description.type == .pranswer {
-                pendingLocalDescription = parsed
+                pendingLocal = applied
                 signalingState = .haveLocalPranswer
             } else {
-                finish(local: parsed, remote: pendingRemoteDescription ?? parsed, localIsOffer: false)
+                finish(local: applied, remote: pendingRemote ?? applied, localIsOffer: false)
             }
         }
     }
@@ -71,16 +72,16 @@ extension JsepSession {
             if signalingState == .haveLocalOffer { try rollback() }
             if signalingState == .stable { captureSnapshot() } else { restoreSnapshot() }
             try associate(offer: parsed)
-            pendingRemoteDescription = parsed
+            pendingRemote = AppliedDescription(description, parsed: parsed)
             signalingState = .haveRemoteOffer
         case .answer, .pranswer:
             guard signalingState == .haveLocalOffer || signalingState == .haveRemotePranswer,
-                  let offer = pendingLocalDescription else {
+                  let offer = pendingLocal else {
                 throw JsepError(.invalidState, "cannot set a remote \(description.type.rawValue) in state \(signalingState.rawValue)")
             }
             let parsed = try parse(description.sdp)
-            guard parsed.media.count == offer.media.count else {
-                throw JsepError(.invalidAccess, "the answer has \(parsed.media.count) m= sections, the offer \(offer.media.count)")
+            guard parsed.media.count == offer.parsed.media.count else {
+                throw JsepError(.invalidAccess, "the answer has \(parsed.media.count) m= sections, the offer \(offer.parsed.media.count)")
             }
             for (index, section) in parsed.media.enumerated() {
                 if let mid = section.mid, mid != slots[index].mid {
@@ -88,11 +89,12 @@ extension JsepSession {
                 }
             }
             try validateTransport(parsed)
+            let applied = AppliedDescription(description, parsed: parsed)
             if description.type == .pranswer {
-                pendingRemoteDescription = parsed
+                pendingRemote = applied
                 signalingState = .haveRemotePranswer
             } else {
-                finish(local: offer, remote: parsed, localIsOffer: true)
+                finish(local: offer, remote: applied, localIsOffer: true)
             }
         }
     }
@@ -104,8 +106,8 @@ extension JsepSession {
         }
         restoreSnapshot()
         snapshot = nil
-        pendingLocalDescription = nil
-        pendingRemoteDescription = nil
+        pendingLocal = nil
+        pendingRemote = nil
         signalingState = .stable
     }
 
@@ -144,7 +146,8 @@ extension JsepSession {
     }
 
     /// Completes an exchange (RFC 9429 §5.10–5.11): updates transceivers and the DTLS role, moves to `stable`.
-    private mutating func finish(local: SessionDescription, remote: SessionDescription, localIsOffer: Bool) {
+    private mutating func finish(local applied: AppliedDescription, remote appliedRemote: AppliedDescription, localIsOffer: Bool) {
+        let local = applied.parsed, remote = appliedRemote.parsed
         let offer = localIsOffer ? local : remote
         let answer = localIsOffer ? remote : local
         for (index, slot) in slots.enumerated() {
@@ -167,11 +170,11 @@ extension JsepSession {
             let effective = remoteSetup != .actpass ? remoteSetup : (localSetup == .actpass ? .passive : localSetup.counterpart)
             dtlsRole = DTLSRole(remoteSetup: effective)
         }
-        currentLocalDescription = local
-        currentRemoteDescription = remote
+        currentLocal = applied
+        currentRemote = appliedRemote
         currentLocalIsOffer = localIsOffer
-        pendingLocalDescription = nil
-        pendingRemoteDescription = nil
+        pendingLocal = nil
+        pendingRemote = nil
         snapshot = nil
         signalingState = .stable
     }

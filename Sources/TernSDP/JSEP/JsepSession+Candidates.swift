@@ -43,7 +43,7 @@ extension JsepSession {
             throw JsepError(.operation, "the remote description's section \(index) already has \(Self.maximumRemoteCandidatesPerSection) candidates (JsepSession.maximumRemoteCandidatesPerSection)")
         }
         description.media[index].merge(candidates: parsed.map { [$0] } ?? [], endOfCandidates: parsed == nil)
-        if usePending { pendingRemoteDescription = description } else { currentRemoteDescription = description }
+        if usePending { pendingRemote?.parsed = description } else { currentRemote?.parsed = description }
     }
 }
 

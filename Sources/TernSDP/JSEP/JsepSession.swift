@@ -24,14 +24,25 @@ public struct JsepSession: Sendable {
     /// True once local gathering finished: descriptions then carry `a=end-of-candidates`.
     public internal(set) var localGatheringComplete = false
 
-    /// The last applied local description of a completed exchange.
-    public internal(set) var currentLocalDescription: SessionDescription?
+    /// W3C's four description slots (webrtc-pc §4.4.1.5): an offer or a provisional answer is
+    /// pending until the final answer makes the exchange current; a rollback discards what was
+    /// pending. The last applied local description of a completed exchange:
+    public internal(set) var currentLocal: AppliedDescription?
     /// A local offer or pranswer not yet completed.
-    public internal(set) var pendingLocalDescription: SessionDescription?
+    public internal(set) var pendingLocal: AppliedDescription?
     /// The last applied remote description of a completed exchange.
-    public internal(set) var currentRemoteDescription: SessionDescription?
+    public internal(set) var currentRemote: AppliedDescription?
     /// A remote offer or pranswer not yet completed.
-    public internal(set) var pendingRemoteDescription: SessionDescription?
+    public internal(set) var pendingRemote: AppliedDescription?
+
+    /// `currentLocal`, parsed.
+    public var currentLocalDescription: SessionDescription? { currentLocal?.parsed }
+    /// `pendingLocal`, parsed.
+    public var pendingLocalDescription: SessionDescription? { pendingLocal?.parsed }
+    /// `currentRemote`, parsed (with the candidates supplied since).
+    public var currentRemoteDescription: SessionDescription? { currentRemote?.parsed }
+    /// `pendingRemote`, parsed (with the candidates supplied since).
+    public var pendingRemoteDescription: SessionDescription? { pendingRemote?.parsed }
 
     /// `pendingLocalDescription ?? currentLocalDescription`.
     public var localDescription: SessionDescription? { pendingLocalDescription ?? currentLocalDescription }

@@ -1,0 +1,278 @@
+import TernCore
+import TernICE
+package import TernSDP
+
+/// Offer/answer (RFC 9429) and what follows from it: the ICE agent, remote candidates, the transport.
+extension PeerCore {
+    /// W3C `createOffer`.
+    package mutating func createOffer(iceRestart: Bool) throws(PeerConnectionError) -> JsepDescription {
+        do throws(JsepError) { return try jsep.createOffer(iceRestart: iceRestart) } catch { throw .negotiation(error) }
+    }
+
+    /// W3C `createAnswer`.
+    package mutating func createAnswer() throws(PeerConnectionError) -> JsepDescription {
+        do throws(JsepError) { return try jsep.createAnswer() } catch { throw .negotiation(error) }
+    }
+
+    /// W3C `setLocalDescription`: applies it, starts ICE gathering (or restarts ICE), reports
+    /// held candidates, and when the exchange completes, builds or reconfigures the transport.
+    /// When it returns `.gather`, the rest waits for `agentGathered(_:complete:)`.
+    package mutating func setLocalDescription(_ description: JsepDescription) throws(PeerConnectionError) -> [Action] {
+        guard !isClosed else { throw .invalidState("the peer connection is closed") }
+        do throws(JsepError) { try jsep.setLocalDescription(description) } catch { throw .negotiation(error) }
+        var actions: [Action] = [.emit(.signalingStateChanged(jsep.signalingState))]
+        guard description.type != .rollback else { return actions }
+        actions += prepareAgent(localOffer: description.type == .offer)
+        if !gathering {
+            localDescriptionAwaitingGather = description.type
+            return actions + startGathering()
+        }
+        if agentCredentials != jsep.localCredentials {
+            // A new ICE generation: the old remote credentials and end-of-candidates do not carry
+            // over (the peer gathers again and trickles after its restart).
+            agentCredentials = jsep.localCredentials
+            remoteCredentialsApplied = nil
+            remoteEndOfCandidates = false
+            endOfCandidatesReported = false
+            actions.append(.restartAgent(jsep.localCredentials))
+        }
+        return actions + finishLocalDescription(description.type)
+    }
+
+    /// What the agent gathered while `gather` ran (libnice finds host candidates at once): taken
+    /// into the local description before `setLocalDescription` returns, so that
+    /// `localDescription` read right after carries them (with end-of-candidates when nothing
+    /// else is to come). Also called before creating a description while candidates are held.
+    package mutating func agentGathered(_ candidates: [TernSDP.IceCandidate], complete: Bool) -> [Action] {
+        for candidate in candidates where !jsep.localCandidates.contains(candidate) {
+            jsep.addLocalCandidate(candidate)
+        }
+        if complete { jsep.setLocalGatheringComplete() }
+        guard let type = localDescriptionAwaitingGather else { return [] }
+        localDescriptionAwaitingGather = nil
+        return finishLocalDescription(type)
+    }
+
+    /// `gather` failed: candidates flow as before it.
+    package mutating func agentGatherFailed() {
+        gathering = false
+        agentCredentials = nil
+        if localDescriptionAwaitingGather != nil, agent == .running { candidatesReleased = true }
+        localDescriptionAwaitingGather = nil
+    }
+
+    /// W3C `setRemoteDescription`: applies it, hands the remote ICE credentials and candidates
+    /// to ICE, and when the exchange completes, builds or reconfigures the transport.
+    package mutating func setRemoteDescription(_ description: JsepDescription) throws(PeerConnectionError) -> [Action] {
+        guard !isClosed else { throw .invalidState("the peer connection is closed") }
+        do throws(JsepError) { try jsep.setRemoteDescription(description) } catch { throw .negotiation(error) }
+        var actions: [Action] = [.emit(.signalingStateChanged(jsep.signalingState))]
+        guard description.type != .rollback else { return actions }
+        actions += prepareAgent(localOffer: false)
+        actions += applyRemoteIce()
+        return actions + negotiationIfComplete()
+    }
+
+    /// W3C `addIceCandidate`; nil is end-of-candidates (RFC 8838 §4.4).
+    package mutating func addIceCandidate(_ candidate: IceCandidateInit?) throws(PeerConnectionError) -> [Action] {
+        guard !isClosed else { throw .invalidState("the peer connection is closed") }
+        guard let candidate else {
+            remoteEndOfCandidates = true
+            jsep.addRemoteEndOfCandidates()  // so that `remoteDescription` shows it
+            return remoteCredentialsApplied == nil || agent == .none ? [] : [.addRemoteEndOfCandidates]
+        }
+        // A trickled candidate can overtake the description that scopes it (RFC 8838 §4.3): the
+        // peer gathers as soon as it set its local description, and the application's signaling
+        // may deliver its candidates before our setRemoteDescription ran. W3C would throw
+        // InvalidStateError and the candidate would be lost (ICE then never checks: both sides
+        // stay `new`); it is kept and applied with the description.
+        guard jsep.remoteDescription != nil else {
+            if earlyRemoteCandidates.count < JsepSession.maximumRemoteCandidatesPerSection {
+                earlyRemoteCandidates.append(candidate)
+            }
+            return []
+        }
+        do throws(JsepError) { try jsep.addRemoteCandidate(candidate) } catch { throw .negotiation(error) }
+        guard remoteCredentialsApplied != nil, agent != .none else {
+            pendingRemoteCandidates.append(candidate)
+            return []
+        }
+        return [.addRemoteCandidate(candidate.candidate)]
+    }
+
+    // MARK: Local intent (each returns whether negotiation is needed)
+
+    /// W3C `addTransceiver`; returns its index.
+    package mutating func addTransceiver(_ transceiver: Transceiver) throws(PeerConnectionError) -> Int {
+        guard !isClosed else { throw .invalidState("the peer connection is closed") }
+        do throws(JsepError) { return try jsep.addTransceiver(transceiver) } catch { throw .negotiation(error) }
+    }
+
+    /// The first data channel adds an application section: true when that needs negotiation.
+    package mutating func addDataChannel() throws(PeerConnectionError) -> Bool {
+        guard !isClosed else { throw .invalidState("the peer connection is closed") }
+        guard !jsep.wantsDataChannel else { return false }
+        do throws(JsepError) { try jsep.addDataChannel() } catch { throw .negotiation(error) }
+        return true
+    }
+
+    /// W3C `addTrack` (webrtc-pc §5.1): reuses a transceiver of the kind that never had a
+    /// sender and is not stopped (adding send to its direction), else adds a `sendrecv` one.
+    package mutating func addTrack(_ kind: MediaKind, sender: SenderParameters) throws(PeerConnectionError) {
+        guard !isClosed else { throw .invalidState("the peer connection is closed") }
+        do throws(JsepError) {
+            if let index = jsep.transceivers.indices.first(where: { index in
+                let transceiver = jsep.transceivers[index]
+                return transceiver.kind == kind && transceiver.sender == nil && !transceiver.isStopped && !transceiver.isStopping
+            }) {
+                let direction = jsep.transceivers[index].direction
+                try jsep.setSender(sender, forTransceiverAt: index)
+                try jsep.setDirection(direction.addingSend, forTransceiverAt: index)
+            } else {
+                try jsep.addTransceiver(Transceiver(kind: kind, direction: .sendrecv, sender: sender))
+            }
+        } catch {
+            throw .negotiation(error)
+        }
+    }
+
+    /// W3C `removeTrack`: the sender's transceiver stops sending at the next negotiation.
+    package mutating func removeTrack(ssrc: UInt32) throws(PeerConnectionError) {
+        guard !isClosed else { throw .invalidState("the peer connection is closed") }
+        guard let index = jsep.transceivers.firstIndex(where: { $0.sender?.ssrc == ssrc }) else {
+            throw .invalidState("removeTrack: this sender does not belong to this peer connection")
+        }
+        let transceiver = jsep.transceivers[index]
+        guard !transceiver.isStopped, !transceiver.isStopping else { return }
+        do throws(JsepError) { try jsep.setDirection(transceiver.direction.removingSend, forTransceiverAt: index) } catch {
+            throw .negotiation(error)
+        }
+    }
+
+    /// W3C `restartIce`: the next offer carries new ICE credentials (RFC 8445 §9).
+    package mutating func restartIce() { jsep.restartIce() }
+
+    /// Changes a transceiver's direction.
+    package mutating func setDirection(_ direction: RTPDirection, transceiverAt index: Int) throws(PeerConnectionError) {
+        do throws(JsepError) { try jsep.setDirection(direction, forTransceiverAt: index) } catch { throw .negotiation(error) }
+    }
+
+    /// W3C `RTCRtpTransceiver.stop`.
+    package mutating func stopTransceiver(at index: Int) throws(PeerConnectionError) {
+        do throws(JsepError) { try jsep.stopTransceiver(at: index) } catch { throw .negotiation(error) }
+    }
+
+    // MARK: Steps
+
+    /// The agent exists from the first description on: the agent that makes the first offer
+    /// is controlling (RFC 8445 §6.1.1; JSEP §3.5.1). A pooled agent learns its role here.
+    private mutating func prepareAgent(localOffer: Bool) -> [Action] {
+        let role: IceRole = localOffer ? .controlling : .controlled
+        switch agent {
+        case .running: return []
+        case .pooled:
+            agent = .running
+            return [.assignAgentRole(role)]
+        case .none:
+            agent = .running
+            return [.createAgent(role: role)]
+        }
+    }
+
+    /// Credentials, then gathering; the candidates it finds are held until the local
+    /// description is applied.
+    mutating func startGathering() -> [Action] {
+        gathering = true
+        candidatesReleased = false
+        agentCredentials = jsep.localCredentials
+        return [.gather(jsep.localCredentials)]
+    }
+
+    /// The rest of `setLocalDescription` once the agent gathers.
+    private mutating func finishLocalDescription(_ type: SDPType) -> [Action] {
+        var actions = releaseHeldCandidates()
+        // An answer to an ICE restart restarts our agent, which clears the remote credentials
+        // and candidates the offer gave it: give them again (RFC 8445 §9).
+        if type != .offer { actions += applyRemoteIce() }
+        return actions + negotiationIfComplete()
+    }
+
+    /// The remote credentials, the candidates in the description and any trickled before
+    /// (RFC 8838 §4.3: candidates may arrive before the description that scopes them).
+    private mutating func applyRemoteIce() -> [Action] {
+        guard agent != .none, let remote = jsep.remoteDescription, let first = remote.media.first,
+              let ufrag = first.iceUfrag ?? remote.iceUfrag, let pwd = first.icePwd ?? remote.icePwd else { return [] }
+        let credentials = IceCredentials(ufrag: ufrag, pwd: pwd)
+        guard remoteCredentialsApplied != credentials else { return [] }
+        remoteCredentialsApplied = credentials
+        // With max-bundle every candidate belongs to the first section's transport.
+        var candidates = remote.media.flatMap(\.candidates).map(\.candidateString)
+        candidates += pendingRemoteCandidates.map(\.candidate)
+        pendingRemoteCandidates = []
+        // Candidates that came before the description: those it scopes (matching mid or
+        // m-line index) join it now; the rest are dropped, as JSEP would have refused them.
+        for early in earlyRemoteCandidates where (try? jsep.addRemoteCandidate(early)) != nil {
+            candidates.append(early.candidate)
+        }
+        earlyRemoteCandidates = []
+        let endOfCandidates = remoteEndOfCandidates || remote.media.contains { $0.endOfCandidates }
+        return [.applyRemoteIce(credentials: credentials, candidates: candidates, endOfCandidates: endOfCandidates)]
+    }
+
+    /// When offer and answer are both applied: build the transport on the first exchange and
+    /// (re)configure streams and data channels on every exchange (RFC 9429 §5.10–5.11).
+    private mutating func negotiationIfComplete() -> [Action] {
+        guard jsep.signalingState == .stable, let negotiated = jsep.negotiated, agent != .none else { return [] }
+        var actions: [Action] = []
+        if !transportBuilt {
+            guard let transport = negotiated.transport else { return [] }
+            transportBuilt = true
+            actions.append(.buildTransport(transport, dataChannel: negotiated.dataChannel))
+        }
+        let (send, receive) = streamConfigurations(negotiated)
+        actions.append(.configureTransport(send: send, receive: receive, dataChannel: negotiated.dataChannel))
+        // ICE connected before the exchange finished (the peer checked us first): start DTLS now.
+        if iceCanCarryData { actions.append(.startDTLS) }
+        return actions
+    }
+
+    /// The streams to send and receive, from the negotiated sections and our transceivers.
+    func streamConfigurations(_ negotiated: NegotiatedSession) -> ([SendStreamConfiguration], [ReceiveStreamConfiguration]) {
+        var sends: [SendStreamConfiguration] = []
+        var receives: [ReceiveStreamConfiguration] = []
+        for section in negotiated.media where !section.isRejected {
+            let primary = section.codecs.filter { !$0.isRTX }
+            guard let codec = primary.first else { continue }
+            let midExtension = section.headerExtensions.first { $0.uri == JsepConfiguration.midExtension }
+                .flatMap { UInt8(exactly: $0.id) }
+            let nack = codec.feedback.contains { $0.lowercased() == "nack" }
+            if section.direction == .sendrecv || section.direction == .sendonly,
+               let sender = jsep.transceivers.first(where: { $0.mid == section.mid })?.sender {
+                // RTX is used when negotiated for the codec and we announced an RTX SSRC (RFC 4588 §8).
+                let rtxCodec = section.codecs.first { $0.isRTX && $0.associatedPayloadType == codec.payloadType }
+                var rtx: RTXStream?
+                if let ssrc = sender.rtxSSRC, let rtxCodec { rtx = RTXStream(ssrc: ssrc, payloadType: rtxCodec.payloadType) }
+                sends.append(SendStreamConfiguration(
+                    mid: section.mid, kind: section.kind, ssrc: sender.ssrc, payloadType: codec.payloadType,
+                    codecName: codec.name, clockRate: codec.clockRate, midExtensionID: midExtension,
+                    nackEnabled: nack, rtx: rtx))
+            }
+            if section.direction == .sendrecv || section.direction == .recvonly {
+                var payloadTypes: [UInt8: (name: String, clockRate: Int)] = [:]
+                for codec in primary { payloadTypes[codec.payloadType] = (codec.name, codec.clockRate) }
+                var rtxPayloadTypes: [UInt8: UInt8] = [:]
+                for rtx in section.codecs where rtx.isRTX {
+                    if let apt = rtx.associatedPayloadType, payloadTypes[apt] != nil { rtxPayloadTypes[rtx.payloadType] = apt }
+                }
+                receives.append(ReceiveStreamConfiguration(
+                    mid: section.mid, kind: section.kind, announcedSSRCs: section.remoteSSRCs,
+                    payloadTypes: payloadTypes, midExtensionID: midExtension, nackEnabled: nack,
+                    rtxPayloadTypes: rtxPayloadTypes, rtxSSRCs: section.remoteRTXSSRCs,
+                    transportCCExtensionID: section.headerExtensions
+                        .first { $0.uri == JsepConfiguration.transportCCExtension }
+                        .flatMap { UInt8(exactly: $0.id) }))
+            }
+        }
+        return (sends, receives)
+    }
+}
