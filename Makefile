@@ -4,7 +4,7 @@
 SWIFT ?= swift
 SECONDS ?= 60
 
-.PHONY: all demo test test-sanitize build bootstrap fuzz bench interop netlab-selftest clean
+.PHONY: all demo test test-sanitize build bootstrap fuzz bench interop netlab-selftest docs clean
 
 all: test
 
@@ -23,6 +23,7 @@ test: bootstrap
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	Scripts/check-imports
+	Scripts/docs
 	Scripts/check-example
 	Scripts/system-tests
 
@@ -30,6 +31,12 @@ test: bootstrap
 ## layers it can check (Scripts/sanitize says which and why).
 test-sanitize: bootstrap
 	Scripts/sanitize
+
+## API documentation (DocC) for TernPeer and TernCall into .build-docs/site; warnings (a broken
+## symbol link) are errors, and `make test` builds it too.
+docs:
+	@Scripts/bootstrap core
+	Scripts/docs
 
 build:
 	@Scripts/bootstrap core

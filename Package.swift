@@ -183,3 +183,9 @@ if ProcessInfo.processInfo.environment["TERN_BENCH"] != nil {
     // The bare libsrtp2 loop DTLSBench compares SRTPSession with (no Swift in the timed loop).
     package.targets.append(.target(name: "CBenchSRTP", dependencies: ["CSRTP"], path: "Benchmarks/CBenchSRTP"))
 }
+
+// The DocC plugin exists only in documentation builds (`make docs` sets TERN_DOCS=1 and builds
+// into .build-docs), so the everyday package graph does not carry it.
+if ProcessInfo.processInfo.environment["TERN_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
+}

@@ -6,9 +6,13 @@ extension CallClient {
     /// callee's `ringing` (then `RINGING`) or `accept` (then `CONNECTING`).
     /// - Parameters:
     ///   - callId: unique id of the call (1–128 bytes); the driver usually passes a UUID.
+    ///   - callee: the user to call (every device it registered rings).
+    ///   - media: what the call carries (audio, video, the data channel).
+    ///   - attachedData: name/value pairs the callee sees with the invite.
     ///   - timeout: ring time (1–600000 ms); no answer by then ends the call with `noAnswer`.
     ///   - rejectPolicy: whether one device's reject ends the call (`any`) or all must reject (`all`).
     ///   - txCode: the application's transaction code, echoed in every output of this call.
+    ///   - now: the current time (the core reads no clock).
     public mutating func call(callId: String, to callee: String, media: CallMedia,
                               attachedData: [CallDataItem] = [], timeout: Duration = .seconds(30),
                               rejectPolicy: CallRejectPolicy = .all, txCode: String, now: Instant) throws(CallError) -> [CallOutput] {

@@ -5,7 +5,11 @@ public import TernCore
 /// calls the customer, whose client accepts that call by itself (no ringing).
 extension CallClient {
     /// Customer: waits in `queue`; the first position arrives as `.queue(.positionChanged)`.
-    /// - Parameter requestId: unique among this client's waiting requests (1–128 bytes).
+    /// - Parameters:
+    ///   - queue: the queue's name (1–128 bytes).
+    ///   - requestId: unique among this client's waiting requests (1–128 bytes).
+    ///   - attachedData: name/value pairs the agent who picks the request sees.
+    ///   - now: the current time (the core reads no clock).
     public mutating func enqueue(queue: String, requestId: String, attachedData: [CallDataItem] = [],
                                  now: Instant) throws(CallError) -> [CallOutput] {
         guard state == .running else { throw .clientNotRunning(state) }

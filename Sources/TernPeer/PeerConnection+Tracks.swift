@@ -11,6 +11,7 @@ extension PeerConnection {
     /// section): `recvonly` becomes `sendrecv`, `inactive` becomes `sendonly`. Otherwise it adds a
     /// `sendrecv` transceiver.
     /// - Parameters:
+    ///   - kind: audio or video.
     ///   - trackId: the track id announced in `a=msid` (default: derived from the SSRC).
     ///   - streamId: the media stream id announced in `a=msid`; tracks sharing one are played in sync.
     public func addTrack(_ kind: MediaKind, trackId: String? = nil,

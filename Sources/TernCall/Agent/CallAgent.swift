@@ -60,6 +60,8 @@ public actor CallAgent {
     ///   - user: the id this client registered as on `signaling`.
     ///   - signaling: a registered client (WebSocket or in-memory).
     ///   - peerConfiguration: how each call's peer connection is set up (ICE servers, ...).
+    ///   - configuration: the call timers and limits (connect and ring timeouts, ICE restarts).
+    ///   - clock: where the agent reads the time (tests pass a manual clock).
     public init(user: String, signaling: SignalingClient, peerConfiguration: PeerConfiguration = PeerConfiguration(),
                 configuration: CallConfiguration = CallConfiguration(), clock: any MonotonicClock = SystemClock()) {
         self.init(user: user, signaling: signaling, connector: nil, peerConfiguration: peerConfiguration,
