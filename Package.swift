@@ -58,7 +58,7 @@ let package = Package(
         // Layers, bottom up.
         .target(name: "TernCore", dependencies: [log, .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .target(name: "TernSDP", dependencies: ["TernCore"], swiftSettings: strict),
-        .target(name: "TernICE", dependencies: ["TernCore", "CNice", "COpenSSL", log], swiftSettings: strict),
+        .target(name: "TernICE", dependencies: ["TernCore", "TernSDP", "CNice", "COpenSSL", log], swiftSettings: strict),
         .target(name: "TernDTLS", dependencies: ["TernCore", "COpenSSL", "CSRTP"], swiftSettings: strict),
         .target(name: "TernRTP", dependencies: ["TernCore"], swiftSettings: strict),
         // The CPU's CRC32c instruction for SCTP's checksum (a regular C target: it has a .c file).
@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "TernCoreTests", dependencies: ["TernCore", "TernTestSupport"], swiftSettings: strict),
         .testTarget(name: "TernSDPTests", dependencies: ["TernSDP", "TernCore"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),
-        .testTarget(name: "TernICETests", dependencies: ["TernICE", "TernCore"], swiftSettings: strict),
+        .testTarget(name: "TernICETests", dependencies: ["TernICE", "TernCore", "TernSDP"], swiftSettings: strict),
         .testTarget(name: "TernDTLSTests", dependencies: ["TernDTLS", "TernCore", "TernTestSupport"], swiftSettings: strict),
         .testTarget(name: "TernRTPTests", dependencies: ["TernRTP", "TernCore", "TernTestSupport"], resources: [.copy("Fixtures")],
                     swiftSettings: strict),

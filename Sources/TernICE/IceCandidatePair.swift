@@ -1,3 +1,4 @@
+public import TernSDP
 /// The pair ICE selected to carry data (W3C `RTCIceCandidatePair`).
 public struct IceCandidatePair: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Our side.
@@ -54,7 +55,7 @@ public struct IceCandidatePair: Hashable, Sendable, Codable, CustomStringConvert
     }
 
     /// True when both ends send through their own addresses with no TURN server in between.
-    public var isDirect: Bool { local.type != .relay && remote.type != .relay }
+    public var isDirect: Bool { local.candidateType != .relay && remote.candidateType != .relay }
 
     public var description: String { "\(local) <-> \(remote)" }
 }

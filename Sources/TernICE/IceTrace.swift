@@ -1,3 +1,4 @@
+public import TernSDP
 import TernCore
 
 /// A timeline of one transport's ICE life: every candidate gathered or added, every
@@ -113,10 +114,10 @@ extension IceTrace.Event {
     var text: String {
         switch self {
         case .gatheringStarted: "gathering started"
-        case let .localCandidate(c, signalled): "local \(c.sdp)\(signalled ? "" : " (not signalled: policy)")"
+        case let .localCandidate(c, signalled): "local \(c.candidateString)\(signalled ? "" : " (not signalled: policy)")"
         case .gatheringComplete: "gathering complete"
-        case let .remoteCandidateAdded(c): "remote \(c.sdp)"
-        case let .remoteCandidateDropped(c, reason): "remote dropped \(c.sdp): \(reason)"
+        case let .remoteCandidateAdded(c): "remote \(c.candidateString)"
+        case let .remoteCandidateDropped(c, reason): "remote dropped \(c.candidateString): \(reason)"
         case .remoteEndOfCandidates: "remote end-of-candidates"
         case let .remoteCredentialsSet(ufrag): "remote credentials ufrag=\(ufrag)"
         case let .stateChanged(s, raw): "state \(s.rawValue) (libnice \(raw))"

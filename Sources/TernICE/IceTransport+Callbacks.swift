@@ -1,3 +1,4 @@
+import TernSDP
 internal import CNice
 
 // Handlers behind the door (`NiceCallbacks.swift`); they run on the loop thread.
@@ -18,7 +19,7 @@ extension IceTransport {
               let candidate = candidate(from: raw) else { return }
         // W3C `relay` policy (webrtc-pc §4.2.5, JSEP §3.5.3): only relay candidates may be used,
         // so nothing else is signalled (force-relay already keeps libnice from gathering them).
-        let signalled = configuration.transportPolicy == .all || candidate.type == .relay
+        let signalled = configuration.transportPolicy == .all || candidate.candidateType == .relay
         state.withLock { s in
             guard !s.closed else { return }
             s.localCandidates.append(candidate)
@@ -115,7 +116,7 @@ extension IceTransport {
         guard let text = nice_agent_generate_local_candidate_sdp(agent.pointer, raw) else { return nil }
         defer { g_free(text) }
         do {
-            return try IceCandidate(sdp: String(cString: text))
+            return try IceCandidate(agentLine: String(cString: text))
         } catch {
             logger.warning("libnice produced a candidate we cannot parse: \(error)")
             return nil

@@ -1,3 +1,4 @@
+import TernSDP
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,7 @@ extension IceTransport {
 
     /// Reads the route MTU for a direct UDP pair and stores the datagram size it allows.
     func measureSelectedPath(_ pair: IceCandidatePair) {
-        let size: Int? = if pair.local.type != .relay, pair.local.transport == .udp, pair.remote.transport == .udp {
+        let size: Int? = if pair.local.candidateType != .relay, pair.local.transportProtocol == .udp, pair.remote.transportProtocol == .udp {
             Self.routeMTU(to: pair.remote.address).map { mtu in
                 mtu - (pair.remote.address.contains(":") ? 40 : 20) - 8
             }

@@ -13,7 +13,7 @@ extension IceTransport {
             who = "nominated by the peer (controlling: its check with USE-CANDIDATE on this pair succeeded)"
         }
         let path = pair.isDirect ? "direct" : "through a TURN relay"
-        return "\(who); \(pair.local.type.rawValue) -> \(pair.remote.type.rawValue), \(path), "
+        return "\(who); \(pair.local.type) -> \(pair.remote.type), \(path), "
             + "pair priority \(pair.priority(localIsControlling: controlling))"
     }
 }

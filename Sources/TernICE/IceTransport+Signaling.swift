@@ -1,3 +1,4 @@
+import TernSDP
 public import TernCore
 internal import CNice
 
@@ -72,7 +73,7 @@ extension IceTransport {
     /// `.local` mDNS names are resolved in the background (one-shot mDNS query) and dropped
     /// the same way if no answer comes within `configuration.mdnsResolutionTimeout`.
     public func addRemoteCandidate(_ sdp: String) throws(IceError) {
-        let candidate = try IceCandidate(sdp: sdp)
+        let candidate = try IceCandidate(agentLine: sdp)
         guard !state.withLock({ $0.closed }) else { throw .closed }
         guard candidate.component == Self.componentID else {
             drop(candidate, reason: "component \(candidate.component) is unused with rtcp-mux")
@@ -156,7 +157,7 @@ extension IceTransport {
         var direct: [IceCandidate] = []
         var resolving: [String] = []
         for line in lines {
-            let candidate = try IceCandidate(sdp: line)
+            let candidate = try IceCandidate(agentLine: line)
             if candidate.component != Self.componentID {
                 drop(candidate, reason: "component \(candidate.component) is unused with rtcp-mux")
             } else if candidate.isMDNS {
@@ -211,7 +212,7 @@ extension IceTransport {
         let credentials = localCredentials
         state.withLock { s in
             record(.restarted(usernameFragment: credentials.ufrag), in: &s)
-            let signalled = s.localCandidates.filter { configuration.transportPolicy == .all || $0.type == .relay }
+            let signalled = s.localCandidates.filter { configuration.transportPolicy == .all || $0.candidateType == .relay }
             for candidate in signalled { emit(.candidate(candidate)) }
             if s.gatheringState == .complete { emit(.gatheringComplete) }
         }
@@ -228,7 +229,7 @@ extension IceTransport {
     /// Hands one candidate to libnice (on the loop thread): libnice's count of candidates
     /// added, or -2 when it cannot parse the line.
     func giveToAgent(_ candidate: IceCandidate) -> Int32 {
-        let line = "a=" + candidate.sdp
+        let line = "a=" + candidate.agentLine
         guard let parsed = nice_agent_parse_remote_candidate_sdp(agent.pointer, streamID, line) else { return -2 }
         defer { nice_candidate_free(parsed) }
         let list = g_slist_append(nil, parsed)
@@ -241,7 +242,7 @@ extension IceTransport {
         switch added {
         case -2: drop(candidate, reason: "libnice could not parse it")
         case ..<1:
-            let why = candidate.transport == .tcp && !configuration.iceTCP
+            let why = candidate.transportProtocol == .tcp && !configuration.iceTCP
                 ? "TCP candidate while ICE-TCP is off" : "libnice has no local candidate to pair it with"
             drop(candidate, reason: why)
         default: state.withLock { $0.remoteCandidateCount += 1; record(.remoteCandidateAdded(candidate: candidate), in: &$0) }
@@ -253,7 +254,7 @@ extension IceTransport {
     public var remoteCandidatesDropped: Int { state.withLock { $0.remoteCandidatesDropped } }
 
     func drop(_ candidate: IceCandidate, reason: String) {
-        logger.info("dropping remote candidate \(candidate.sdp): \(reason)")
+        logger.info("dropping remote candidate \(candidate.candidateString): \(reason)")
         state.withLock { s in
             guard !s.closed else { return }
             s.remoteCandidatesDropped += 1

@@ -1,3 +1,4 @@
+public import TernSDP
 public import TernCore
 internal import CNice
 import Logging

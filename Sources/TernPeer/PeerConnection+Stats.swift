@@ -40,7 +40,7 @@ extension PeerConnection {
             for (id, type, candidate) in [("LC", "local-candidate", pair.local), ("RC", "remote-candidate", pair.remote)] {
                 add(id, type, [
                     "transportId": .string("T"), "address": .string(candidate.address), "port": .int(Int64(candidate.port)),
-                    "protocol": .string(candidate.transport.rawValue), "candidateType": .string(candidate.type.rawValue),
+                    "protocol": .string(candidate.transport.lowercased()), "candidateType": .string(candidate.type),
                     "priority": .int(Int64(candidate.priority)),
                 ])
             }

@@ -124,8 +124,7 @@ extension PeerConnection {
     /// The agent's candidates in SDP's grammar (only relay ones under the relay policy).
     private func gathered(by ice: IceTransport) -> [TernSDP.IceCandidate] {
         let relayOnly = configuration.iceTransportPolicy == .relay
-        return ice.localCandidates.filter { !relayOnly || $0.type == .relay }
-            .compactMap { try? TernSDP.IceCandidate(parsing: $0.sdp) }
+        return ice.localCandidates.filter { !relayOnly || $0.candidateType == .relay }
     }
 
     /// Until the DTLS transport exists, keep what ICE delivers (at most 64 datagrams): a peer's

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TernCore
 import TernICE
+import TernSDP
 
 /// `tern ice …`: ICE tools on top of TernICE (libnice).
 struct ICECommand: AsyncParsableCommand {
@@ -69,7 +70,7 @@ extension ICECommand {
                 switch event {
                 case let .candidate(candidate):
                     candidates.append(candidate)
-                    if !json { print("a=\(candidate.sdp)") }
+                    if !json { print("a=\(candidate.candidateString)") }
                 case .gatheringComplete:
                     if !json { print("a=end-of-candidates") }
                 default: break
@@ -155,7 +156,7 @@ extension ICECommand {
         static func signal(_ from: IceTransport, to: IceTransport, clock: SystemClock) async -> Instant? {
             for await event in from.events {
                 switch event {
-                case let .candidate(c): try? to.addRemoteCandidate(c.sdp)
+                case let .candidate(c): try? to.addRemoteCandidate(c.candidateString)
                 case .gatheringComplete: try? to.addRemoteEndOfCandidates()
                 case .stateChanged(.connected), .stateChanged(.completed): return clock.now()
                 case .stateChanged(.failed), .stateChanged(.closed): return nil

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import TernSDP
 @testable import TernICE
 
 @Suite struct GLibEventLoopTests {

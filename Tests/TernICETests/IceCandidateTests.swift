@@ -1,6 +1,9 @@
 import Testing
 @testable import TernICE
+import TernSDP
 
+/// The candidate ICE reads and writes is TernSDP's `IceCandidate` (RFC 8839 grammar, tested
+/// in TernSDPTests); these check what ICE adds: types it knows, and the line libnice is given.
 @Suite struct IceCandidateTests {
     @Test(arguments: [
         ("candidate:1 1 UDP 2013266431 127.0.0.1 45000 typ host", IceCandidateType.host, "127.0.0.1", UInt16(45000)),
@@ -13,26 +16,31 @@ import Testing
          .host, "4f1f6c0e-5e3a-4f0b-9c55-6d1b3e0d9a11.local", 52000),
     ])
     func parsesRealWorldCandidateLines(line: String, type: IceCandidateType, address: String, port: UInt16) throws {
-        let c = try IceCandidate(sdp: line)
-        #expect(c.type == type)
+        let c = try IceCandidate(agentLine: line)
+        #expect(c.candidateType == type)
         #expect(c.address == address)
-        #expect(c.port == port)
+        #expect(c.portNumber == port)
         #expect(c.component == 1)
-        // Our own text parses back to the same value.
-        #expect(try IceCandidate(sdp: c.sdp) == c)
+        // The line libnice gets parses back to the same fields (browser-only extensions dropped).
+        let again = try IceCandidate(agentLine: c.agentLine)
+        #expect(again.candidateType == c.candidateType && again.transportProtocol == c.transportProtocol)
+        #expect(again.address == c.address && again.port == c.port && again.priority == c.priority)
+        #expect(again.relatedAddress == c.relatedAddress && again.relatedPort == c.relatedPort && again.tcpType == c.tcpType)
+        #expect(again.generation == nil)
     }
 
     @Test func keepsRelatedAddressAndTCPType() throws {
-        let c = try IceCandidate(sdp: "candidate:9 1 TCP 1 10.0.0.1 9 typ srflx raddr 192.168.1.2 rport 4000 tcptype passive")
+        let c = try IceCandidate(agentLine: "candidate:9 1 TCP 1 10.0.0.1 9 typ srflx raddr 192.168.1.2 rport 4000 tcptype passive")
         #expect(c.relatedAddress == "192.168.1.2")
         #expect(c.relatedPort == 4000)
         #expect(c.tcpType == "passive")
-        #expect(c.transport == .tcp)
+        #expect(c.transportProtocol == .tcp)
+        #expect(c.agentLine == "candidate:9 1 TCP 1 10.0.0.1 9 typ srflx raddr 192.168.1.2 rport 4000 tcptype passive")
     }
 
     @Test func detectsMDNSNames() throws {
-        #expect(try IceCandidate(sdp: "candidate:1 1 udp 1 abc.local 1 typ host").isMDNS)
-        #expect(!(try IceCandidate(sdp: "candidate:1 1 udp 1 10.0.0.1 1 typ host").isMDNS))
+        #expect(try IceCandidate(agentLine: "candidate:1 1 udp 1 abc.local 1 typ host").isMDNS)
+        #expect(!(try IceCandidate(agentLine: "candidate:1 1 udp 1 10.0.0.1 1 typ host").isMDNS))
     }
 
     @Test(arguments: [
@@ -47,7 +55,7 @@ import Testing
         "candidate:1 1 UDP 1 127.0.0.1 1 typ srflx raddr 1.2.3.4 rport notaport",
     ])
     func rejectsMalformedLinesWithAReason(line: String) {
-        #expect(throws: IceError.self) { try IceCandidate(sdp: line) }
+        #expect(throws: IceError.self) { try IceCandidate(agentLine: line) }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TernSDP
 import TernCore
 @testable import TernICE
 
@@ -90,8 +91,8 @@ import TernCore
         try a.transport.send([7])
         try b.transport.setRemoteCredentials(newA)
         try a.transport.setRemoteCredentials(newB)
-        for c in a.transport.localCandidates { try b.transport.addRemoteCandidate(c.sdp) }
-        for c in b.transport.localCandidates { try a.transport.addRemoteCandidate(c.sdp) }
+        for c in a.transport.localCandidates { try b.transport.addRemoteCandidate(c.candidateString) }
+        for c in b.transport.localCandidates { try a.transport.addRemoteCandidate(c.candidateString) }
         try a.transport.addRemoteEndOfCandidates(); try b.transport.addRemoteEndOfCandidates()
         #expect(await eventually { a.transport.trace.entries.contains { if case .restarted = $0.event { true } else { false } } })
         #expect(await eventually { a.transport.transportState == .completed || a.transport.transportState == .connected })

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TernSDP
 import TernCore
 @testable import TernICE
 
@@ -16,9 +17,9 @@ import TernCore
             if case .gatheringComplete = event { break }
         }
         #expect(candidates.count == 1)
-        #expect(candidates.first?.type == .host)
+        #expect(candidates.first?.candidateType == .host)
         #expect(candidates.first?.address == "127.0.0.1")
-        #expect(candidates.first?.transport == .udp)
+        #expect(candidates.first?.transportProtocol == .udp)
         #expect(transport.gatheringState == .complete)
         transport.close()
         #expect(transport.transportState == .closed)
@@ -38,7 +39,7 @@ import TernCore
         #expect(b.received.withLock { $0.map { $0[1] } } == Array(0..<20))
         #expect(a.received.withLock { $0.allSatisfy { $0 == [0xB, $0[1]] } })
         let pair = try #require(a.transport.selectedPair)
-        #expect(pair.local.type == .host && pair.remote.address == "127.0.0.1" && pair.isDirect)
+        #expect(pair.local.candidateType == .host && pair.remote.address == "127.0.0.1" && pair.isDirect)
         // The event task may lag the transport under load: wait until it has seen the connection.
         #expect(await eventually { a.states.contains(.connected) || a.states.contains(.completed) })
         #expect(a.states.first == .checking)
@@ -66,7 +67,7 @@ import TernCore
         let a = try IcePeer(.controlling, c), b = try IcePeer(.controlled, c)
         let tasks = try wire(a, b)
         #expect(await eventually { a.transport.gatheringState == .complete && a.transport.selectedPair != nil })
-        let tcp = a.transport.localCandidates.filter { $0.transport == .tcp }
+        let tcp = a.transport.localCandidates.filter { $0.transportProtocol == .tcp }
         #expect(Set(tcp.compactMap(\.tcpType)).isSuperset(of: ["active", "passive"]))
         try a.transport.send([1, 2, 3])
         #expect(await eventually { b.received.withLock { $0.contains([1, 2, 3]) } })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TernSDP
 import TernCore
 @testable import TernICE
 
@@ -25,7 +26,7 @@ import TernCore
                                                       loop: .inNetworkNamespace(lab.path(lab.wan), name: "wan")))
         let tasks = try wire(a, b)
         #expect(await eventually { a.transport.gatheringState == .complete })
-        let srflx = try #require(a.transport.localCandidates.first { $0.type == .srflx })
+        let srflx = try #require(a.transport.localCandidates.first { $0.candidateType == .srflx })
         #expect(srflx.address == NetworkLab.natPublicAddress)       // the NAT's public side
         #expect(srflx.relatedAddress == NetworkLab.lanAddress)      // our private base
         #expect(await eventually { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
@@ -73,7 +74,7 @@ import TernCore
                                                       loop: .inNetworkNamespace(lab.path(lab.wan), name: "wan")))
         let tasks = try wire(a, b)
         #expect(await eventually(within: .seconds(20)) { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
-        #expect(a.transport.selectedPair?.local.type == .relay)
+        #expect(a.transport.selectedPair?.local.candidateType == .relay)
         // The peer sees the TURN server's relayed address, never the NAT or the private one.
         #expect(b.transport.selectedPair?.remote.address == NetworkLab.wanAddress)
         #expect(b.transport.selectedPair?.remote.port != nil)
@@ -119,8 +120,8 @@ import TernCore
         let newA = try a.transport.restart(), newB = try b.transport.restart()
         try b.transport.setRemoteCredentials(newA)
         try a.transport.setRemoteCredentials(newB)
-        for c in a.transport.localCandidates { try b.transport.addRemoteCandidate(c.sdp) }
-        for c in b.transport.localCandidates { try a.transport.addRemoteCandidate(c.sdp) }
+        for c in a.transport.localCandidates { try b.transport.addRemoteCandidate(c.candidateString) }
+        for c in b.transport.localCandidates { try a.transport.addRemoteCandidate(c.candidateString) }
         try a.transport.addRemoteEndOfCandidates(); try b.transport.addRemoteEndOfCandidates()
         #expect(await eventually(within: .seconds(10)) { [.connected, .completed].contains(a.transport.transportState) })
         try a.transport.send([42])

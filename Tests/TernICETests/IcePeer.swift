@@ -27,7 +27,7 @@ final class IcePeer: Sendable {
                 events.withLock { $0.append(event) }
                 guard forwarding.load(ordering: .relaxed) else { continue }
                 switch event {
-                case let .candidate(c): try? other.transport.addRemoteCandidate(c.sdp)
+                case let .candidate(c): try? other.transport.addRemoteCandidate(c.candidateString)
                 case .gatheringComplete: try? other.transport.addRemoteEndOfCandidates()
                 default: break
                 }

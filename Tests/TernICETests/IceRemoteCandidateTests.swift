@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import TernSDP
 import TernCore
 @testable import TernICE
 
@@ -48,7 +49,7 @@ import TernCore
         try b.transport.setRemoteCredentials(a.transport.localCredentials)
         try a.transport.gather()
         #expect(await eventually { a.transport.gatheringState == .complete })
-        for c in a.transport.localCandidates { try b.transport.addRemoteCandidate(c.sdp) }
+        for c in a.transport.localCandidates { try b.transport.addRemoteCandidate(c.candidateString) }
         try b.transport.addRemoteEndOfCandidates()
         let added = b.transport.trace.entries.filter { if case .remoteCandidateAdded = $0.event { true } else { false } }
         #expect(added.count == a.transport.localCandidates.count)
@@ -74,10 +75,10 @@ import TernCore
         #expect(await eventually { a.transport.gatheringState == .complete && b.transport.gatheringState == .complete })
         let rtcpCandidate = "candidate:9 2 UDP 2015364094 127.0.0.1 9 typ host"
         try b.transport.applyRemoteDescription(credentials: a.transport.localCredentials,
-                                               candidates: a.transport.localCandidates.map(\.sdp) + [rtcpCandidate],
+                                               candidates: a.transport.localCandidates.map(\.candidateString) + [rtcpCandidate],
                                                endOfCandidates: true)
         try a.transport.applyRemoteDescription(credentials: b.transport.localCredentials,
-                                               candidates: b.transport.localCandidates.map(\.sdp),
+                                               candidates: b.transport.localCandidates.map(\.candidateString),
                                                endOfCandidates: true)
         #expect(await eventually { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
         let dropped = b.transport.trace.entries.compactMap { entry -> String? in

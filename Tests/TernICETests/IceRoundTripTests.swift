@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TernSDP
 import TernCore
 @testable import TernICE
 

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import TernSDP
 import TernCore
 @testable import TernICE
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TernSDP
 import TernCore
 @testable import TernICE
 
@@ -44,12 +45,12 @@ import TernCore
         let t = try IceTransport(configuration: c, role: .controlling)
         try t.gather()
         #expect(await eventually { t.gatheringState == .complete })
-        let types = Set(t.localCandidates.map(\.type))
+        let types = Set(t.localCandidates.map(\.candidateType))
         // On loopback the mapped address equals the host address, so libnice folds the srflx
         // candidate into the host one (RFC 8445 §5.1.3 redundancy); the srflx path itself is
         // proven with FakeSTUNServer below.
         #expect(types.contains(.host))
-        print("STUN gather on loopback produced: \(t.localCandidates.map(\.sdp))")
+        print("STUN gather on loopback produced: \(t.localCandidates.map(\.candidateString))")
         t.close()
     }
 
@@ -61,8 +62,8 @@ import TernCore
         let t = try IceTransport(configuration: c, role: .controlling)
         try t.gather()
         #expect(await eventually { t.gatheringState == .complete })
-        let host = try #require(t.localCandidates.first { $0.type == .host })
-        let srflx = try #require(t.localCandidates.first { $0.type == .srflx })
+        let host = try #require(t.localCandidates.first { $0.candidateType == .host })
+        let srflx = try #require(t.localCandidates.first { $0.candidateType == .srflx })
         #expect(srflx.address == "203.0.113.7" && srflx.port == 40_000)
         #expect(srflx.relatedAddress == "127.0.0.1" && srflx.relatedPort == host.port)
         #expect(stun.requests >= 1)
@@ -86,9 +87,9 @@ import TernCore
         }
         // Nothing but relay candidates is signalled under policy relay.
         let signalled = a.events.withLock { $0.compactMap { if case let .candidate(c) = $0 { c } else { nil } } }
-        #expect(!signalled.isEmpty && signalled.allSatisfy { $0.type == .relay })
+        #expect(!signalled.isEmpty && signalled.allSatisfy { $0.candidateType == .relay })
         let pair = try #require(a.transport.selectedPair)
-        #expect(pair.local.type == .relay)
+        #expect(pair.local.candidateType == .relay)
         #expect(!pair.isDirect)
         for i in 0..<10 { try a.transport.send([UInt8(i)]); try b.transport.send([UInt8(100 + i)]) }
         #expect(await eventually { b.received.withLock { $0.count } == 10 && a.received.withLock { $0.count } == 10 })
@@ -172,7 +173,7 @@ import TernCore
         let t = try IceTransport(configuration: c, role: .controlling)
         try t.gather()
         #expect(await eventually(within: .seconds(30)) { t.gatheringState == .complete })
-        #expect(!t.localCandidates.contains { $0.type == .relay })
+        #expect(!t.localCandidates.contains { $0.candidateType == .relay })
         let failures = Self.turnTLSFailures(t)
         #expect(failures.contains { $0.contains("certificate verification failed") && $0.contains("local issuer") },
                 "\(failures)")
@@ -191,7 +192,7 @@ import TernCore
         let t = try IceTransport(configuration: c, role: .controlling)
         try t.gather()
         #expect(await eventually(within: .seconds(30)) { t.gatheringState == .complete })
-        #expect(!t.localCandidates.contains { $0.type == .relay })
+        #expect(!t.localCandidates.contains { $0.candidateType == .relay })
         let failures = Self.turnTLSFailures(t)
         #expect(failures.contains { $0.contains("hostname mismatch") }, "\(failures)")
         t.close()
@@ -208,7 +209,7 @@ import TernCore
         let t = try IceTransport(configuration: c, role: .controlling)
         try t.gather()
         #expect(await eventually(within: .seconds(30)) { t.gatheringState == .complete })
-        #expect(t.localCandidates.contains { $0.type == .relay })
+        #expect(t.localCandidates.contains { $0.candidateType == .relay })
         #expect(!Self.turnTLSSessions(t).isEmpty)
         #expect(t.trace.entries.contains {
             if case let .turnTLSBridge(_, _, verifies) = $0.event { !verifies } else { false }
@@ -244,7 +245,7 @@ import TernCore
         var t: IceTransport? = try IceTransport(configuration: Self.relayConfiguration(coturn, transport: "tls"),
                                                 role: .controlling)
         try t?.gather()
-        #expect(await eventually { t?.localCandidates.contains { $0.type == .relay } ?? false })
+        #expect(await eventually { t?.localCandidates.contains { $0.candidateType == .relay } ?? false })
         let bridge = try #require(t?.trace.entries.compactMap {
             if case let .turnTLSBridge(_, bridge, _) = $0.event { bridge } else { nil }
         }.first)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TernSDP
 import TernCore
 @testable import TernICE
 
@@ -40,7 +41,7 @@ import TernCore
                       ("4f1f6c0e_5e3a-4f0b-9c55-6d1b3e0d9a11.local", false), ("4f1f6c0e-5e3a-4f0b-9c55-6d1b3e0d9a1g.local", false),
                       ("x4f1f6c0e-5e3a-4f0b-9c55-6d1b3e0d9a11.local", false)])
     func onlyUUIDNamesAreCandidateNames(name: String, accepted: Bool) throws {
-        let candidate = try IceCandidate(sdp: "candidate:1 1 udp 2122260223 \(name) 52000 typ host")
+        let candidate = try IceCandidate(agentLine: "candidate:1 1 udp 2122260223 \(name) 52000 typ host")
         #expect(candidate.isMDNS)
         #expect(candidate.hasMDNSCandidateName == accepted)
     }
@@ -100,10 +101,10 @@ import TernCore
         // b hides its address behind an mDNS name, as browsers do.
         for var c in b.transport.localCandidates {
             c.address = name
-            try a.transport.addRemoteCandidate(c.sdp)
+            try a.transport.addRemoteCandidate(c.candidateString)
         }
         try a.transport.addRemoteEndOfCandidates()
-        for c in a.transport.localCandidates { try b.transport.addRemoteCandidate(c.sdp) }
+        for c in a.transport.localCandidates { try b.transport.addRemoteCandidate(c.candidateString) }
         try b.transport.addRemoteEndOfCandidates()
         #expect(await eventually { a.transport.selectedPair != nil })
         #expect(responder.queries >= 1)

@@ -1,4 +1,5 @@
 import Testing
+import TernSDP
 import TernCore
 @testable import TernICE
 

@@ -207,29 +207,26 @@ final class CorePair {
     /// libnice finds the host candidate while `gather` runs (reported at once through
     /// `agentGathered`, and again by its event); a server-reflexive one follows, then completion.
     private func gather(at endpoint: CoreEndpoint, credentials: IceCredentials) {
-        // As the agent formats them (`IceCandidate.sdp`), which is what the driver reads too.
-        let host = (try? TernICE.IceCandidate(sdp: candidate(endpoint.hostAddress, port: 50_000 + endpoint.agentRestarts,
-                                                             type: "host", priority: 2_122_260_223)))?.sdp ?? ""
+        let host = candidate(endpoint.hostAddress, port: 50_000 + endpoint.agentRestarts, type: .host, priority: 2_122_260_223)
         let reflexive = candidate("203.0.113.\(endpoint === caller ? 1 : 2)", port: 60_000 + endpoint.agentRestarts,
-                                  type: "srflx", priority: 1_686_052_607)
-        if let parsed = try? TernSDP.IceCandidate(parsing: host) {
-            perform(endpoint.core.agentGathered([parsed], complete: false), at: endpoint)
-        }
-        let events: [IceEvent] = [.gatheringStateChanged(.gathering)] + [host].compactMap { try? TernICE.IceCandidate(sdp: $0) }.map { .candidate($0) }
+                                  type: .srflx, priority: 1_686_052_607)
+        perform(endpoint.core.agentGathered([host], complete: false), at: endpoint)
         schedule(after: .zero) { [unowned self] in
-            for event in events { perform(endpoint.core.handle(ice: event), at: endpoint) }
+            for event: IceEvent in [.gatheringStateChanged(.gathering), .candidate(host)] {
+                perform(endpoint.core.handle(ice: event), at: endpoint)
+            }
         }
         schedule(after: reflexiveDelay) { [unowned self] in
             guard endpoint.agent?.localCredentials == credentials else { return }  // restarted since
-            var later: [IceEvent] = [reflexive].compactMap { try? TernICE.IceCandidate(sdp: $0) }.map { .candidate($0) }
-            later += [.gatheringStateChanged(.complete), .gatheringComplete]
-            for event in later { perform(endpoint.core.handle(ice: event), at: endpoint) }
+            for event: IceEvent in [.candidate(reflexive), .gatheringStateChanged(.complete), .gatheringComplete] {
+                perform(endpoint.core.handle(ice: event), at: endpoint)
+            }
         }
     }
 
-    private func candidate(_ address: String, port: Int, type: String, priority: UInt32) -> String {
-        "candidate:\(type == "host" ? 1 : 2) 1 udp \(priority) \(address) \(port) typ \(type)"
-            + (type == "host" ? "" : " raddr 0.0.0.0 rport 0")
+    private func candidate(_ address: String, port: Int, type: IceCandidateType, priority: UInt32) -> IceCandidate {
+        IceCandidate(foundation: type == .host ? "1" : "2", transport: .udp, priority: priority, address: address,
+                     port: UInt16(port), type: type, relatedAddress: type == .host ? nil : "0.0.0.0", relatedPort: type == .host ? nil : 0)
     }
 
     /// The model of ICE: once each agent has the other's credentials and at least one side

@@ -11,9 +11,8 @@ extension PeerCore {
         switch event {
         case let .candidate(candidate):
             // A held candidate may already be known (`agentGathered`): never added or reported twice.
-            guard let parsed = try? TernSDP.IceCandidate(parsing: candidate.sdp),
-                  !jsep.localCandidates.contains(parsed) else { return [] }
-            let candidateInit = jsep.addLocalCandidate(parsed)
+            guard !jsep.localCandidates.contains(candidate) else { return [] }
+            let candidateInit = jsep.addLocalCandidate(candidate)
             return candidatesReleased ? [.emit(.iceCandidate(candidateInit))] : []
         case .gatheringComplete:
             jsep.setLocalGatheringComplete()

@@ -26,8 +26,8 @@ final class CallCapture: Sendable {
 
     private func write(_ packet: TappedPacket) {
         guard let pair = peer.withLock({ $0 })?.selectedCandidatePair,
-              let local = try? SocketAddress(host: pair.local.address, port: pair.local.port),
-              let remote = try? SocketAddress(host: pair.remote.address, port: pair.remote.port) else { return }
+              let local = try? SocketAddress(host: pair.local.address, port: pair.local.portNumber),
+              let remote = try? SocketAddress(host: pair.remote.address, port: pair.remote.portNumber) else { return }
         let (from, to) = packet.direction == .outbound ? (local, remote) : (remote, local)
         do {
             switch packet.kind {

@@ -38,10 +38,10 @@ enum CallReportBuilder {
             let selected = entry.local ? summary.localCandidate : summary.remoteCandidate
             let isSelected = selected.map {
                 $0.address == entry.candidate.address && $0.port == Int(entry.candidate.port)
-                    && $0.transport == entry.candidate.transport.rawValue
+                    && $0.transport == entry.candidate.transport.lowercased()
             } ?? false
-            return CandidateRow(side: entry.local ? .local : .remote, type: entry.candidate.type.rawValue,
-                                transport: entry.candidate.transport.rawValue, address: entry.candidate.address,
+            return CandidateRow(side: entry.local ? .local : .remote, type: entry.candidate.type,
+                                transport: entry.candidate.transport.lowercased(), address: entry.candidate.address,
                                 port: Int(entry.candidate.port), priority: entry.candidate.priority, isSelected: isSelected)
         }
         if let local = summary.localCandidate, !candidates.contains(where: { $0.side == .local && $0.isSelected }) {

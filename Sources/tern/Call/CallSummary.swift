@@ -1,5 +1,6 @@
 import Foundation
 import TernICE
+import TernSDP
 import TernPeer
 
 /// The last line of `tern call` and `tern peer`: what happened, with the numbers that prove it.
@@ -86,8 +87,8 @@ struct CallSummary {
     }
 
     private mutating func readTransport(of peer: PeerConnection) {
-        localCandidateType = peer.selectedCandidatePair?.local.type.rawValue
-        remoteCandidateType = peer.selectedCandidatePair?.remote.type.rawValue
+        localCandidateType = peer.selectedCandidatePair?.local.type
+        remoteCandidateType = peer.selectedCandidatePair?.remote.type
         srtpProfile = peer.dtlsConnectionInfo?.srtpProfile?.openSSLName
         cipherSuite = peer.dtlsConnectionInfo?.cipherSuite
         dtlsDescription = peer.dtlsConnectionInfo?.description
@@ -106,8 +107,8 @@ struct CallSummary {
         if let pair = peer.selectedCandidatePair {
             selectedPair = "\(pair.local) ↔ \(pair.remote)"
             selectionReason = peer.iceTrace?.selection?.reason
-            localCandidate = (pair.local.address, Int(pair.local.port), pair.local.transport.rawValue, pair.local.priority)
-            remoteCandidate = (pair.remote.address, Int(pair.remote.port), pair.remote.transport.rawValue, pair.remote.priority)
+            localCandidate = (pair.local.address, Int(pair.local.port), pair.local.transport.lowercased(), pair.local.priority)
+            remoteCandidate = (pair.remote.address, Int(pair.remote.port), pair.remote.transport.lowercased(), pair.remote.priority)
         }
     }
 

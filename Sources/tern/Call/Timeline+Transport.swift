@@ -10,7 +10,7 @@ extension Timeline {
         if let pair = peer.selectedCandidatePair {
             let reason = peer.iceTrace?.selection?.reason
             log("ice", "selected pair: \(pair.local) <-> \(pair.remote)" + (reason.map { ", \($0)" } ?? ""),
-                fields: ["local": .string(pair.local.type.rawValue), "remote": .string(pair.remote.type.rawValue),
+                fields: ["local": .string(pair.local.type), "remote": .string(pair.remote.type),
                          "reason": reason.map(JSONValue.string) ?? .null])
         }
         if let dtls = peer.dtlsConnectionInfo {
