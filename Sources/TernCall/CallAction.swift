@@ -1,3 +1,4 @@
+public import TernSignaling
 /// Work the call core asks its I/O driver to do on the peer connection or the
 /// signaling connection.
 public enum CallAction: Hashable, Sendable, CustomStringConvertible {
@@ -7,9 +8,9 @@ public enum CallAction: Hashable, Sendable, CustomStringConvertible {
     case disconnectSignaling
     /// Caller side, after `accept`: create the peer connection, open the reliable
     /// ordered data channel labelled `manage-call`, and send the first offer.
-    case createOffer(callId: String, media: CallMedia)
+    case createOffer(callId: String, media: MediaOptions)
     /// Callee side, after sending `accept`: create the peer connection and wait for the offer.
-    case awaitOffer(callId: String, media: CallMedia)
+    case awaitOffer(callId: String, media: MediaOptions)
     /// `restartIce()` and send the new offer: the caller while reconnecting (the callee never
     /// restarts by itself, so those offers cannot cross), or either side when its app asks.
     case restartIce(callId: String)

@@ -1,3 +1,4 @@
+public import TernSignaling
 public import TernCore
 
 /// Placing, answering and ending calls, and the signaling messages about them.
@@ -13,9 +14,9 @@ extension CallClient {
     ///   - rejectPolicy: whether one device's reject ends the call (`any`) or all must reject (`all`).
     ///   - txCode: the application's transaction code, echoed in every output of this call.
     ///   - now: the current time (the core reads no clock).
-    public mutating func call(callId: String, to callee: String, media: CallMedia,
-                              attachedData: [CallDataItem] = [], timeout: Duration = .seconds(30),
-                              rejectPolicy: CallRejectPolicy = .all, txCode: String, now: Instant) throws(CallError) -> [CallOutput] {
+    public mutating func call(callId: String, to callee: String, media: MediaOptions,
+                              attachedData: [AttachedData] = [], timeout: Duration = .seconds(30),
+                              rejectPolicy: RejectPolicy = .all, txCode: String, now: Instant) throws(CallError) -> [CallOutput] {
         guard state == .running else { throw .clientNotRunning(state) }
         if let active = currentCall, active.isActive { throw .alreadyOnCall(callId: active.callId) }
         guard (1...128).contains(callId.utf8.count) else { throw .invalidInvite("the call id must be 1–128 bytes") }
@@ -24,7 +25,7 @@ extension CallClient {
         guard (1...600_000).contains(timeoutMs) else {
             throw .invalidInvite("the ring time must be 1–600000 ms, not \(timeoutMs) ms")
         }
-        let invite = CallInvite(callId: callId, to: callee, media: media, attachedData: attachedData,
+        let invite = Invite(callId: callId, to: callee, media: media, attachedData: attachedData,
                                 timeoutMs: timeoutMs, rejectPolicy: rejectPolicy)
         var out: [CallOutput] = []
         currentCall = .outgoing(invite: invite, txCode: txCode, configuration: configuration, now: now, &out)
@@ -33,7 +34,7 @@ extension CallClient {
 
     /// Answers the ringing incoming call: sends `accept`, `CONNECTING`; the driver
     /// gets `awaitOffer`. `txCode` replaces the one taken from the invite.
-    public mutating func accept(media: CallMedia, txCode: String? = nil, now: Instant) throws(CallError) -> [CallOutput] {
+    public mutating func accept(media: MediaOptions, txCode: String? = nil, now: Instant) throws(CallError) -> [CallOutput] {
         guard state == .running else { throw .clientNotRunning(state) }
         return try withCall(nil) { (session, out) throws(CallError) in
             try session.accept(media: media, txCode: txCode, now: now, &out)
@@ -41,7 +42,7 @@ extension CallClient {
     }
 
     /// Refuses the ringing incoming call.
-    public mutating func reject(reason: CallRejectReason = .declined, now: Instant) throws(CallError) -> [CallOutput] {
+    public mutating func reject(reason: RejectReason = .declined, now: Instant) throws(CallError) -> [CallOutput] {
         try withCall(nil) { (session, out) throws(CallError) in try session.reject(reason: reason, &out) }
     }
 
@@ -55,11 +56,13 @@ extension CallClient {
         try withCall(nil) { (session, out) throws(CallError) in try session.hangUp(&out) }
     }
 
-    /// A call message from the signaling connection. An invite while another call is
-    /// active is answered `reject` `busy` by the core itself (output `rejectedBusy`).
-    /// Messages about other call ids are ignored.
-    public mutating func receive(_ signal: CallSignal, now: Instant) -> [CallOutput] {
-        guard state == .running else { return [] }
+    /// A message from the signaling connection (protocol v1, Docs/SIGNALING.md). An invite
+    /// while another call is active is answered `reject` `busy` by the core itself (output
+    /// `rejectedBusy`). Messages about other call ids, and messages that are not about a call's
+    /// life cycle (descriptions and candidates go to the peer connection; queue messages to
+    /// `receive(_:pendingPick:now:)`), are ignored.
+    public mutating func receive(_ signal: SignalingMessage, now: Instant) -> [CallOutput] {
+        guard state == .running, signal.isCallLifecycle else { return [] }
         if case .invite(let invite) = signal, !(isOnCall && currentCall?.callId == invite.callId) {
             // (A repeated invite for the active call falls through to it and is ignored.)
             var out: [CallOutput] = []
@@ -81,6 +84,7 @@ extension CallClient {
             }
             return out
         }
-        return ifCall(signal.callId) { session, out in session.receive(signal, now: now, &out) }
+        guard let callId = signal.callId else { return [] }
+        return ifCall(callId) { session, out in session.receive(signal, now: now, &out) }
     }
 }

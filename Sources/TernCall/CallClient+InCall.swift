@@ -1,3 +1,4 @@
+public import TernSignaling
 public import TernCore
 
 /// Inputs from the peer connection and the in-call features: transport state,
@@ -19,7 +20,7 @@ extension CallClient {
     }
 
     /// Sends an application message (`sendMessage` envelope); needs `IN_PROGRESS`.
-    public mutating func sendMessage(eventData: [CallDataItem], now: Instant) throws(CallError) -> [CallOutput] {
+    public mutating func sendMessage(eventData: [AttachedData], now: Instant) throws(CallError) -> [CallOutput] {
         try withCall(nil) { (session, out) throws(CallError) in
             try session.send(ManageCallEnvelope(eventType: ManageCallEnvelope.EventType.sendMessage, data: eventData),
                              operation: "send a message", &out)
@@ -27,7 +28,7 @@ extension CallClient {
     }
 
     /// Tells the other side this app minimized its call screen (`callMinimized`).
-    public mutating func minimizeCall(eventData: [CallDataItem] = [], now: Instant) throws(CallError) -> [CallOutput] {
+    public mutating func minimizeCall(eventData: [AttachedData] = [], now: Instant) throws(CallError) -> [CallOutput] {
         try withCall(nil) { (session, out) throws(CallError) in
             try session.send(ManageCallEnvelope(eventType: ManageCallEnvelope.EventType.callMinimized, data: eventData),
                              operation: "minimize the call", &out)
@@ -36,10 +37,10 @@ extension CallClient {
 
     /// Asks the other side's app to run an operation (`startOperation`,
     /// `operationName` first, then `eventData`); its camera pauses meanwhile.
-    public mutating func startOperation(name: String, eventData: [CallDataItem] = [],
+    public mutating func startOperation(name: String, eventData: [AttachedData] = [],
                                         now: Instant) throws(CallError) -> [CallOutput] {
         try withCall(nil) { (session, out) throws(CallError) in
-            let data = [CallDataItem(name: "operationName", value: name)] + eventData
+            let data = [AttachedData(dataName: "operationName", dataValue: name)] + eventData
             try session.send(ManageCallEnvelope(eventType: ManageCallEnvelope.EventType.startOperation, data: data),
                              operation: "start an operation", &out)
         }

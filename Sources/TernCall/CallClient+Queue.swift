@@ -1,3 +1,4 @@
+public import TernSignaling
 public import TernCore
 
 /// The call-centre queue flow (Docs/SIGNALING.md, "Queues"): a customer enqueues a request with
@@ -10,7 +11,7 @@ extension CallClient {
     ///   - requestId: unique among this client's waiting requests (1–128 bytes).
     ///   - attachedData: name/value pairs the agent who picks the request sees.
     ///   - now: the current time (the core reads no clock).
-    public mutating func enqueue(queue: String, requestId: String, attachedData: [CallDataItem] = [],
+    public mutating func enqueue(queue: String, requestId: String, attachedData: [AttachedData] = [],
                                  now: Instant) throws(CallError) -> [CallOutput] {
         guard state == .running else { throw .clientNotRunning(state) }
         guard (1...128).contains(queue.utf8.count) else { throw .invalidQueueRequest("the queue name must be 1–128 bytes") }
@@ -74,9 +75,9 @@ extension CallClient {
 
     /// The picked request whose agent sent `invite`, taken off the list: its call is accepted
     /// without ringing.
-    mutating func takeAssignedRequest(for invite: CallInvite) -> CallQueueRequest? {
-        guard !invite.from.isEmpty,
-              let index = queueRequests.firstIndex(where: { $0.agent == invite.from }) else { return nil }
+    mutating func takeAssignedRequest(for invite: Invite) -> CallQueueRequest? {
+        guard let from = invite.from, !from.isEmpty,
+              let index = queueRequests.firstIndex(where: { $0.agent == from }) else { return nil }
         return queueRequests.remove(at: index)
     }
 

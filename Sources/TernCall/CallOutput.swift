@@ -1,8 +1,9 @@
+public import TernSignaling
 /// What a call-core input produced, in order. The driver performs `send`,
 /// `sendManageCall` and `action`; the rest is for the application.
 public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
     /// Send this message on the signaling connection.
-    case send(CallSignal)
+    case send(SignalingMessage)
     /// Send these bytes on the `manage-call` data channel of this call.
     case sendManageCall(callId: String, bytes: [UInt8])
     /// Send this queue message on the signaling connection.
@@ -12,7 +13,7 @@ public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
     /// The client state changed.
     case clientStateChanged(CallClientState)
     /// An invite arrived and rings (emitted just before its `RINGING` state change).
-    case incomingCall(CallInvite, txCode: String)
+    case incomingCall(Invite, txCode: String)
     /// A call changed state; `reason` is set when `state` is `ENDED`.
     case stateChanged(CallStateChange)
     /// The transport health of an answered call changed.
@@ -29,7 +30,7 @@ public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
     /// The driver finished the renegotiation: video now runs in `direction` (seen from this side).
     case videoChannelsUpdated(callId: String, txCode: String, direction: VideoMode)
     /// An incoming invite was answered `busy` automatically (another call is active).
-    case rejectedBusy(CallInvite)
+    case rejectedBusy(Invite)
     /// The queue flow moved on (positions, picks, assignments).
     case queue(CallQueueEvent)
 

@@ -1,3 +1,4 @@
+public import TernSignaling
 /// What an agent gets when it picks the next request of a queue: who to call and the
 /// customer's attached data. The agent then places the call with `call(to: customer, …)`;
 /// the customer's client accepts it by itself.
@@ -7,9 +8,9 @@ public struct CallQueuePick: Hashable, Sendable, CustomStringConvertible {
     /// The user to call.
     public let customer: String
     /// The customer's attached data, as enqueued.
-    public let attachedData: [CallDataItem]
+    public let attachedData: [AttachedData]
 
-    public init(queue: String, requestId: String, customer: String, attachedData: [CallDataItem]) {
+    public init(queue: String, requestId: String, customer: String, attachedData: [AttachedData]) {
         self.queue = queue
         self.requestId = requestId
         self.customer = customer

@@ -1,8 +1,9 @@
+public import TernSignaling
 /// The queue messages of signaling protocol v1 (Docs/SIGNALING.md, "Queues") that the call
 /// core sends and consumes; the I/O driver bridges them to the wire types of `TernSignaling`.
 public enum CallQueueSignal: Hashable, Sendable, CustomStringConvertible {
     /// Customer → server: wait in `queue`.
-    case enqueue(queue: String, requestId: String, attachedData: [CallDataItem])
+    case enqueue(queue: String, requestId: String, attachedData: [AttachedData])
     /// Customer → server: stop waiting.
     case dequeue(queue: String, requestId: String)
     /// Agent → server: take the request at the head of `queue`.

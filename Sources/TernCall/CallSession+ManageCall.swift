@@ -1,3 +1,4 @@
+import TernSignaling
 import TernCore
 
 /// In-call events over the `manage-call` data channel (Docs/MANAGE-CALL.md).
@@ -69,7 +70,7 @@ extension CallSession {
         }
     }
 
-    private mutating func surface(_ type: ManageCallEventType, _ data: [CallDataItem], _ out: inout [CallOutput]) {
+    private mutating func surface(_ type: ManageCallEventType, _ data: [AttachedData], _ out: inout [CallOutput]) {
         lastEvent = type
         out.append(.manageCallEvent(callId: callId, txCode: txCode, event: ManageCallEvent(type: type, data: data)))
     }

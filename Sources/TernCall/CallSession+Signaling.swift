@@ -1,22 +1,23 @@
+import TernSignaling
 import TernCore
 
 /// The signaling half of a call: invite, ringing, accept, reject, cancel, hangup,
 /// timeout and the several-devices messages (Docs/SIGNALING.md).
 extension CallSession {
     /// Caller: sends the invite. The state stays `NO_CALL` until `ringing` arrives.
-    static func outgoing(invite: CallInvite, txCode: String, configuration: CallConfiguration,
+    static func outgoing(invite: Invite, txCode: String, configuration: CallConfiguration,
                          now: Instant, _ out: inout [CallOutput]) -> CallSession {
         var session = CallSession(role: .caller, invite: invite, txCode: txCode, configuration: configuration)
-        session.ringDeadline = now + .milliseconds(invite.timeoutMs) + configuration.callerRingGrace
+        session.ringDeadline = now + .milliseconds(invite.ringTimeoutMs) + configuration.callerRingGrace
         out.append(.send(.invite(invite)))
         return session
     }
 
     /// Callee: the invite rings; `ringing` goes back to the caller.
-    static func incoming(invite: CallInvite, txCode: String, configuration: CallConfiguration,
+    static func incoming(invite: Invite, txCode: String, configuration: CallConfiguration,
                          now: Instant, _ out: inout [CallOutput]) -> CallSession {
         var session = CallSession(role: .callee, invite: invite, txCode: txCode, configuration: configuration)
-        session.ringDeadline = now + .milliseconds(invite.timeoutMs) + configuration.calleeRingGrace
+        session.ringDeadline = now + .milliseconds(invite.ringTimeoutMs) + configuration.calleeRingGrace
         out.append(.incomingCall(invite, txCode: txCode))
         out.append(.send(.ringing(callId: invite.callId)))
         session.enter(.ringing, &out)
@@ -24,7 +25,7 @@ extension CallSession {
     }
 
     /// Callee of a queue request's agent: accepted at once (`CONNECTING`, no `RINGING`).
-    static func acceptedFromQueue(invite: CallInvite, txCode: String, configuration: CallConfiguration,
+    static func acceptedFromQueue(invite: Invite, txCode: String, configuration: CallConfiguration,
                                   now: Instant, _ out: inout [CallOutput]) -> CallSession {
         var session = CallSession(role: .callee, invite: invite, txCode: txCode, configuration: configuration)
         out.append(.incomingCall(invite, txCode: txCode))
@@ -37,7 +38,7 @@ extension CallSession {
     var isUnanswered: Bool { state == .noCall || state == .ringing }
 
     /// A signaling message about this call.
-    mutating func receive(_ signal: CallSignal, now: Instant, _ out: inout [CallOutput]) {
+    mutating func receive(_ signal: SignalingMessage, now: Instant, _ out: inout [CallOutput]) {
         guard isActive else { return }
         switch signal {
         case .invite:
@@ -65,6 +66,8 @@ extension CallSession {
             if role == .callee, state == .ringing { end(.answeredElsewhere, &out) }
         case .rejectedElsewhere:
             if role == .callee, state == .ringing { end(.rejectedElsewhere, &out) }
+        default:
+            return  // not about a call's life cycle (`CallClient.receive` does not pass these)
         }
     }
 
@@ -76,7 +79,7 @@ extension CallSession {
     }
 
     /// Callee: answers the ringing call.
-    mutating func accept(media: CallMedia, txCode: String?, now: Instant,
+    mutating func accept(media: MediaOptions, txCode: String?, now: Instant,
                          _ out: inout [CallOutput]) throws(CallError) {
         guard role == .callee, state == .ringing else {
             throw .invalidCallState(operation: "accept", state: state)
@@ -90,7 +93,7 @@ extension CallSession {
     }
 
     /// Callee: refuses the ringing call.
-    mutating func reject(reason: CallRejectReason, _ out: inout [CallOutput]) throws(CallError) {
+    mutating func reject(reason: RejectReason, _ out: inout [CallOutput]) throws(CallError) {
         guard role == .callee, state == .ringing else {
             throw .invalidCallState(operation: "reject", state: state)
         }

@@ -1,3 +1,4 @@
+import TernSignaling
 import TernCore
 
 /// Video added, changed or removed mid-call, negotiated over the `manage-call`
@@ -22,8 +23,8 @@ extension CallSession {
         video.counter += 1
         let id = "\(role == .caller ? "c" : "a")\(video.counter)"
         try send(ManageCallEnvelope(eventType: ManageCallEnvelope.EventType.videoRequest,
-                                    data: [CallDataItem(name: "requestId", value: id),
-                                           CallDataItem(name: "videoMode", value: mode.rawValue)]),
+                                    data: [AttachedData(dataName: "requestId", dataValue: id),
+                                           AttachedData(dataName: "videoMode", dataValue: mode.rawValue)]),
                  operation: "change the video mode", &out)
         video.local = .init(id: id, mode: mode, deadline: now + configuration.videoRequestTimeout)
     }
@@ -45,8 +46,8 @@ extension CallSession {
     private mutating func answerVideo(id: String, mode: VideoMode?, denial: String = "denied", operation: String,
                                       _ out: inout [CallOutput]) throws(CallError) {
         let accepted = mode.flatMap { $0 == .disabled && video.remote?.mode != .disabled ? nil : $0 }
-        let item = accepted.map { CallDataItem(name: "videoMode", value: $0.rawValue) }
-            ?? CallDataItem(name: "result", value: denial)
+        let item = accepted.map { AttachedData(dataName: "videoMode", dataValue: $0.rawValue) }
+            ?? AttachedData(dataName: "result", dataValue: denial)
         try sendVideoAnswer(id: id, item, operation: operation, &out)
         video.remote = nil
         if let accepted {
@@ -55,10 +56,10 @@ extension CallSession {
         }
     }
 
-    private func sendVideoAnswer(id: String, _ item: CallDataItem, operation: String,
+    private func sendVideoAnswer(id: String, _ item: AttachedData, operation: String,
                                  _ out: inout [CallOutput]) throws(CallError) {
         try send(ManageCallEnvelope(eventType: ManageCallEnvelope.EventType.videoAnswer,
-                                    data: [CallDataItem(name: "requestId", value: id), item]),
+                                    data: [AttachedData(dataName: "requestId", dataValue: id), item]),
                  operation: operation, &out)
     }
 
@@ -70,7 +71,7 @@ extension CallSession {
         if video.local != nil {
             if role == .caller {
                 // Glare: the caller's request wins; refuse the callee's.
-                try? sendVideoAnswer(id: id, CallDataItem(name: "result", value: "denied"),
+                try? sendVideoAnswer(id: id, AttachedData(dataName: "result", dataValue: "denied"),
                                      operation: "refuse a crossing video request", &out)
                 return
             }

@@ -1,3 +1,4 @@
+public import TernSignaling
 public import TernCore
 
 /// One call, from invite to `ENDED`: a pure state machine driven by `CallClient`.
@@ -22,9 +23,9 @@ public struct CallSession: Sendable, CustomStringConvertible {
     /// Caller or callee.
     public let role: Role
     /// The invite as sent (caller) or received (callee).
-    public let invite: CallInvite
+    public let invite: Invite
     /// The media accepted by the callee (the invite's until `accept(media:)`).
-    public internal(set) var media: CallMedia
+    public internal(set) var media: MediaOptions
     /// The W3C-ish call state.
     public internal(set) var state: CallSessionState = .noCall
     /// Why the call ended, once `ENDED`.
@@ -55,7 +56,7 @@ public struct CallSession: Sendable, CustomStringConvertible {
         var nextRestart: Instant?
     }
 
-    init(role: Role, invite: CallInvite, txCode: String, configuration: CallConfiguration) {
+    init(role: Role, invite: Invite, txCode: String, configuration: CallConfiguration) {
         self.callId = invite.callId
         self.role = role
         self.invite = invite
@@ -72,7 +73,7 @@ public struct CallSession: Sendable, CustomStringConvertible {
     public var isAnswered: Bool { state == .connecting || state == .inProgress }
 
     /// The user on the other side.
-    public var remoteUser: String { role == .caller ? invite.to : invite.from }
+    public var remoteUser: String { role == .caller ? invite.to : invite.from ?? "" }
 
     /// The earliest deadline of this call, if any.
     public var nextTimeout: Instant? {

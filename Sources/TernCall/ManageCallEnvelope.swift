@@ -1,3 +1,4 @@
+public import TernSignaling
 /// One message on the `manage-call` data channel (reliable, ordered, opened by the
 /// caller), documented in Docs/MANAGE-CALL.md:
 ///
@@ -15,10 +16,10 @@ public struct ManageCallEnvelope: Hashable, Sendable, CustomStringConvertible {
     /// The `eventType` member (see `ManageCallEnvelope.EventType` for the known ones).
     public var eventType: String
     /// The `manageCallEventData` list, in order.
-    public var data: [CallDataItem]
+    public var data: [AttachedData]
 
     /// Creates an envelope.
-    public init(eventType: String, data: [CallDataItem] = []) {
+    public init(eventType: String, data: [AttachedData] = []) {
         self.eventType = eventType
         self.data = data
     }
@@ -51,9 +52,9 @@ public struct ManageCallEnvelope: Hashable, Sendable, CustomStringConvertible {
         for (index, item) in data.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: Array(#"{"dataName":"#.utf8))
-            JSONText.appendString(item.name, to: &out)
+            JSONText.appendString(item.dataName, to: &out)
             out.append(contentsOf: Array(#","dataValue":"#.utf8))
-            JSONText.appendString(item.value, to: &out)
+            JSONText.appendString(item.dataValue, to: &out)
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: Array("]}".utf8))
@@ -72,7 +73,7 @@ public struct ManageCallEnvelope: Hashable, Sendable, CustomStringConvertible {
         guard case .string(let eventType) = typeValue, !eventType.isEmpty else {
             throw .malformed("\"eventType\" is not a non-empty string")
         }
-        var items: [CallDataItem] = []
+        var items: [AttachedData] = []
         if let listValue = members.first(where: { $0.0 == "manageCallEventData" })?.1 {
             guard case .array(let list) = listValue else {
                 throw .malformed("\"manageCallEventData\" is not an array")
@@ -83,7 +84,7 @@ public struct ManageCallEnvelope: Hashable, Sendable, CustomStringConvertible {
                       case .string(let value)? = fields.first(where: { $0.0 == "dataValue" })?.1 else {
                     throw .malformed("manageCallEventData[\(index)] is not {\"dataName\":string,\"dataValue\":string}")
                 }
-                items.append(CallDataItem(name: name, value: value))
+                items.append(AttachedData(dataName: name, dataValue: value))
             }
         }
         return ManageCallEnvelope(eventType: eventType, data: items)

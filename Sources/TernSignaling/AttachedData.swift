@@ -1,4 +1,5 @@
-/// One key/value pair an application attaches to an invite or a queue request
+/// One key/value pair an application attaches to an invite, a queue request or a manage-call
+/// envelope (`manageCallEventData`)
 /// (`{"dataName":"k","dataValue":"v"}`).
 ///
 /// Attached data is an ordered list: the server delivers it to the callee (or the
@@ -14,5 +15,17 @@ public struct AttachedData: Codable, Hashable, Sendable {
     public init(dataName: String, dataValue: String) {
         self.dataName = dataName
         self.dataValue = dataValue
+    }
+}
+
+extension AttachedData: CustomStringConvertible {
+    /// `name=value`.
+    public var description: String { "\(dataName)=\(dataValue)" }
+}
+
+extension Array where Element == AttachedData {
+    /// The value of the first item named `name`, if any.
+    public func value(named name: String) -> String? {
+        first(where: { $0.dataName == name })?.dataValue
     }
 }

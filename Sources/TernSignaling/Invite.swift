@@ -22,6 +22,12 @@ public struct Invite: Hashable, Sendable {
     /// How rejects from several callee devices end the call; `nil` means `.all`.
     public var rejectPolicy: RejectPolicy?
 
+    /// The ring time when an invite does not say (Docs/SIGNALING.md: 30 s).
+    public static let defaultTimeoutMs = 30_000
+
+    /// The ring time this invite asks for, or the default.
+    public var ringTimeoutMs: Int { timeoutMs ?? Self.defaultTimeoutMs }
+
     /// Creates an invite.
     public init(callId: String, from: String? = nil, to: String, media: MediaOptions = .audioOnly,
                 attachedData: [AttachedData] = [], timeoutMs: Int? = nil, rejectPolicy: RejectPolicy? = nil) {
@@ -32,5 +38,12 @@ public struct Invite: Hashable, Sendable {
         self.attachedData = attachedData
         self.timeoutMs = timeoutMs
         self.rejectPolicy = rejectPolicy
+    }
+}
+
+extension Invite: CustomStringConvertible {
+    /// `invite c1 alice → bob media {…} ring 30000ms`.
+    public var description: String {
+        "invite \(callId) \(from.map { $0 + " " } ?? "")→ \(to) media \(media) ring \(ringTimeoutMs)ms"
     }
 }

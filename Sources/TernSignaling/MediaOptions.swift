@@ -19,6 +19,8 @@ public struct MediaOptions: Codable, Hashable, Sendable {
 
     /// Audio only.
     public static let audioOnly = MediaOptions(audio: true)
+    /// Audio, video and data.
+    public static let audioVideo = MediaOptions(audio: true, video: true, data: true)
 
     private enum CodingKeys: String, CodingKey { case audio, video, data }
 
@@ -28,4 +30,9 @@ public struct MediaOptions: Codable, Hashable, Sendable {
         video = try container.decodeIfPresent(Bool.self, forKey: .video) ?? false
         data = try container.decodeIfPresent(Bool.self, forKey: .data) ?? false
     }
+}
+
+extension MediaOptions: CustomStringConvertible {
+    /// `{audio:true,video:false,data:true}`.
+    public var description: String { "{audio:\(audio),video:\(video),data:\(data)}" }
 }

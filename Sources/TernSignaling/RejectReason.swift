@@ -8,3 +8,8 @@ public enum RejectReason: String, Codable, Hashable, Sendable {
     /// ringing device went away.
     case unavailable
 }
+
+extension RejectReason: CaseIterable, CustomStringConvertible {
+    /// The wire string.
+    public var description: String { rawValue }
+}

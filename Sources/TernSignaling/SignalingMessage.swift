@@ -107,3 +107,14 @@ public enum SignalingMessage: Hashable, Sendable {
         "registered", "timeout", "answeredElsewhere", "rejectedElsewhere", "dequeued", "queuePosition", "picked", "assigned", "error",
     ])
 }
+
+extension SignalingMessage {
+    /// True for the messages of a call's life cycle: invite, ringing, accept, reject, cancel,
+    /// hangup, timeout, answeredElsewhere, rejectedElsewhere.
+    public var isCallLifecycle: Bool {
+        switch self {
+        case .invite, .ringing, .accept, .reject, .cancel, .hangup, .timeout, .answeredElsewhere, .rejectedElsewhere: true
+        default: false
+        }
+    }
+}

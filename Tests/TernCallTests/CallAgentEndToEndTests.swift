@@ -16,7 +16,7 @@ struct CallAgentEndToEndTests {
         let states = Mutex<[String]>([])
         let reasons = Mutex<[String]>([])
         let events = Mutex<[ManageCallEvent]>([])
-        let invites = Mutex<[CallInvite]>([])
+        let invites = Mutex<[Invite]>([])
         let channels = Mutex<[DataChannel]>([])
 
         func watch(_ agent: CallAgent) -> Task<Void, Never> {
@@ -52,9 +52,9 @@ struct CallAgentEndToEndTests {
         defer { watchers.forEach { $0.cancel() } }
 
         _ = try await alice.call(to: "bob", media: .audioOnly,
-                                 attachedData: [CallDataItem(name: "ticket", value: "42")], txCode: "t1")
+                                 attachedData: [AttachedData(dataName: "ticket", dataValue: "42")], txCode: "t1")
         #expect(await EndToEnd.eventually { !bobSeen.invites.withLock { $0 }.isEmpty })
-        #expect(bobSeen.invites.withLock { $0.first?.attachedData } == [CallDataItem(name: "ticket", value: "42")])
+        #expect(bobSeen.invites.withLock { $0.first?.attachedData } == [AttachedData(dataName: "ticket", dataValue: "42")])
         try await bob.accept(media: .audioOnly)
 
         #expect(await EndToEnd.eventually { aliceSeen.states.withLock { $0.last } == "IN_PROGRESS" && bobSeen.states.withLock { $0.last } == "IN_PROGRESS" })
@@ -62,7 +62,7 @@ struct CallAgentEndToEndTests {
         var sent = false
         for _ in 0..<200 where !sent {
             do {
-                try await alice.sendMessage(eventData: [CallDataItem(name: "processName", value: "CustOnboarding")])
+                try await alice.sendMessage(eventData: [AttachedData(dataName: "processName", dataValue: "CustOnboarding")])
                 sent = true
             } catch {
                 try await Task.sleep(for: .milliseconds(10))
@@ -70,7 +70,7 @@ struct CallAgentEndToEndTests {
         }
         #expect(sent)
         #expect(await EndToEnd.eventually { bobSeen.events.withLock { $0.contains { $0.type == .messageReceived } } })
-        #expect(bobSeen.events.withLock { $0.first?.data } == [CallDataItem(name: "processName", value: "CustOnboarding")])
+        #expect(bobSeen.events.withLock { $0.first?.data } == [AttachedData(dataName: "processName", dataValue: "CustOnboarding")])
 
         try await bob.hangUp()
         #expect(await EndToEnd.eventually { aliceSeen.states.withLock { $0.last } == "ENDED" && bobSeen.states.withLock { $0.last } == "ENDED" })
@@ -93,9 +93,9 @@ struct CallAgentEndToEndTests {
         let watchers = [aliceSeen.watch(alice), bobSeen.watch(bob)]
         defer { watchers.forEach { $0.cancel() } }
 
-        let callId = try await alice.call(to: "bob", media: CallMedia(data: true))
+        let callId = try await alice.call(to: "bob", media: MediaOptions(data: true))
         #expect(await EndToEnd.eventually { !bobSeen.invites.withLock { $0 }.isEmpty })
-        try await bob.accept(media: CallMedia(data: true))
+        try await bob.accept(media: MediaOptions(data: true))
         #expect(await EndToEnd.eventually { aliceSeen.states.withLock { $0.last } == "IN_PROGRESS" })
         let peer = try #require(await alice.peer(callId: callId))
         let chat = try peer.createDataChannel("chat")
@@ -131,7 +131,7 @@ struct CallAgentEndToEndTests {
         defer { watchers.forEach { $0.cancel() } }
 
         await #expect(throws: CallError.self) {
-            try await alice.sendMessage(eventData: [CallDataItem(name: "k", value: "v")])
+            try await alice.sendMessage(eventData: [AttachedData(dataName: "k", dataValue: "v")])
         }
         _ = try await alice.call(to: "bob", media: .audioOnly)
         #expect(await EndToEnd.eventually { !bobSeen.invites.withLock { $0 }.isEmpty })

@@ -1,5 +1,6 @@
 import Testing
 import TernCall
+import TernSignaling
 import TernCore
 
 @Suite("Call client state machine")
@@ -32,7 +33,7 @@ struct CallClientStateTests {
         #expect(throws: CallError.clientNotRunning(.starting)) {
             try client.call(callId: "c1", to: "bob", media: .audioOnly, txCode: "t", now: .zero)
         }
-        #expect(client.receive(.invite(CallInvite(callId: "c1", from: "bob", to: "me", media: .audioOnly)),
+        #expect(client.receive(.invite(Invite(callId: "c1", from: "bob", to: "me", media: .audioOnly)),
                                now: .zero).isEmpty, "invites are not taken before running")
         #expect(CallError.clientNotRunning(.starting).description.contains("only while it is running"))
     }

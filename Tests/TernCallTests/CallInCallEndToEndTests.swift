@@ -49,7 +49,7 @@ struct CallInCallEndToEndTests {
     }
 
     /// Sends until the manage-call channel has opened (sendMessage fails clearly before).
-    private func sendWhenOpen(_ agent: CallAgent, _ data: [CallDataItem]) async -> Bool {
+    private func sendWhenOpen(_ agent: CallAgent, _ data: [AttachedData]) async -> Bool {
         for _ in 0..<500 {
             do {
                 try await agent.sendMessage(eventData: data)
@@ -70,23 +70,23 @@ struct CallInCallEndToEndTests {
         let watchers = [aliceSeen.watch(alice), bobSeen.watch(bob)]
         defer { watchers.forEach { $0.cancel() } }
 
-        let video = CallMedia(audio: true, video: true)
+        let video = MediaOptions(audio: true, video: true)
         _ = try await alice.call(to: "bob", media: video)
         #expect(await EndToEnd.eventually { bobSeen.lastState == "RINGING" })
         try await bob.accept(media: video)
         #expect(await EndToEnd.eventually { aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS" })
         let bobCall = try #require(bobSeen.callId)
 
-        #expect(await sendWhenOpen(alice, [CallDataItem(name: "processName", value: "CustOnboarding")]))
-        #expect(await sendWhenOpen(bob, [CallDataItem(name: "reply", value: "ok"), CallDataItem(name: "step", value: "2")]))
+        #expect(await sendWhenOpen(alice, [AttachedData(dataName: "processName", dataValue: "CustOnboarding")]))
+        #expect(await sendWhenOpen(bob, [AttachedData(dataName: "reply", dataValue: "ok"), AttachedData(dataName: "step", dataValue: "2")]))
         #expect(await EndToEnd.eventually { bobSeen.eventTypes().contains(.messageReceived) && aliceSeen.eventTypes().contains(.messageReceived) })
         #expect(aliceSeen.events.withLock { $0.first { $0.type == .messageReceived }?.data }
-            == [CallDataItem(name: "reply", value: "ok"), CallDataItem(name: "step", value: "2")])
+            == [AttachedData(dataName: "reply", dataValue: "ok"), AttachedData(dataName: "step", dataValue: "2")])
 
         #expect(await bob.senders(callId: bobCall).video?.isEnabled == true)
         try await alice.startOperation(name: "START_OCR")
         #expect(await EndToEnd.eventually { bobSeen.eventTypes().contains(.startOperation) })
-        #expect(bobSeen.events.withLock { $0.first { $0.type == .startOperation }?.data.first?.value } == "START_OCR")
+        #expect(bobSeen.events.withLock { $0.first { $0.type == .startOperation }?.data.first?.dataValue } == "START_OCR")
         #expect(await EndToEnd.eventually { await bob.senders(callId: bobCall).video?.isEnabled == false },
                 "the callee's camera pauses while the operation runs")
 
@@ -115,7 +115,7 @@ struct CallInCallEndToEndTests {
         try await bob.accept(media: .audioOnly)
         #expect(await EndToEnd.eventually { aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS" })
         // The request travels on manage-call: wait until it is open.
-        #expect(await sendWhenOpen(alice, [CallDataItem(name: "hello", value: "1")]))
+        #expect(await sendWhenOpen(alice, [AttachedData(dataName: "hello", dataValue: "1")]))
 
         try await alice.setVideoMode(.sendReceive)
         #expect(await EndToEnd.eventually { bobSeen.videoRequests.withLock { $0 } == [.sendReceive] })

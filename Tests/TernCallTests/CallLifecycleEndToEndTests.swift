@@ -137,7 +137,7 @@ struct CallLifecycleEndToEndTests {
         let invites = Task { () -> [String] in
             var seen: [String] = []
             for await incoming in bob.incomingCalls {
-                seen.append("\(incoming.invite.from) \(incoming.invite.attachedData.map { "\($0.name)=\($0.value)" })")
+                seen.append("\(incoming.invite.from ?? "") \(incoming.invite.attachedData.map { "\($0.dataName)=\($0.dataValue)" })")
                 break
             }
             return seen
@@ -151,7 +151,7 @@ struct CallLifecycleEndToEndTests {
             return seen
         }
         let callId = try await alice.call(to: "bob", media: .audioOnly,
-                                          attachedData: [CallDataItem(name: "processName", value: "CustOnboarding")],
+                                          attachedData: [AttachedData(dataName: "processName", dataValue: "CustOnboarding")],
                                           txCode: "tx-7")
         #expect(await EndToEnd.eventually { bobSeen.invites.withLock { $0 } == 1 })
         try await bob.accept(media: .audioOnly)

@@ -1,5 +1,6 @@
 import Testing
 import TernCall
+import TernSignaling
 import TernCore
 
 /// Every lifecycle path between two (or three) `CallClient` cores wired through
@@ -12,8 +13,8 @@ struct CallLifecycleTests {
     @Test("accept → CONNECTING → IN_PROGRESS → remote hang-up; caller offers, both close the peer")
     func acceptedCallEndsWithRemoteHangUp() throws {
         let relay = CallRelay.pair()
-        let data = [CallDataItem(name: "txCode", value: "TX-B"), CallDataItem(name: "queue", value: "kyc"),
-                    CallDataItem(name: "queue", value: "second")]
+        let data = [AttachedData(dataName: "txCode", dataValue: "TX-B"), AttachedData(dataName: "queue", dataValue: "kyc"),
+                    AttachedData(dataName: "queue", dataValue: "second")]
         try relay.call("alice", to: "bob", attachedData: data, txCode: "TX-A")
         #expect(relay.states["alice"] == ["RINGING"])
         #expect(relay.states["bob"] == ["RINGING"])
@@ -281,7 +282,7 @@ struct CallLifecycleEdgeTests {
     @Test("a repeated invite for the ringing call is ignored, not answered busy")
     func duplicateInvite() throws {
         var bob = try running()
-        let invite = CallInvite(callId: "c1", from: "alice", to: "bob", media: .audioOnly)
+        let invite = Invite(callId: "c1", from: "alice", to: "bob", media: .audioOnly)
         #expect(bob.receive(.invite(invite), now: .zero).count == 3) // incomingCall, ringing, RINGING
         #expect(bob.receive(.invite(invite), now: .zero).isEmpty)
     }
@@ -289,7 +290,7 @@ struct CallLifecycleEdgeTests {
     @Test("an invite may reuse the id of an ended call")
     func reuseEndedCallId() throws {
         var bob = try running()
-        let invite = CallInvite(callId: "c1", from: "alice", to: "bob", media: .audioOnly)
+        let invite = Invite(callId: "c1", from: "alice", to: "bob", media: .audioOnly)
         _ = bob.receive(.invite(invite), now: .zero)
         _ = bob.receive(.cancel(callId: "c1"), now: .zero)
         #expect(bob.receive(.invite(invite), now: .zero).contains(.send(.ringing(callId: "c1"))))
@@ -299,7 +300,7 @@ struct CallLifecycleEdgeTests {
     @Test("a cancel that crosses the accept ends the callee cancelled, like the caller (the server refused the accept)")
     func cancelCrossesAccept() throws {
         var bob = try running()
-        _ = bob.receive(.invite(CallInvite(callId: "c1", from: "alice", to: "bob", media: .audioOnly)), now: .zero)
+        _ = bob.receive(.invite(Invite(callId: "c1", from: "alice", to: "bob", media: .audioOnly)), now: .zero)
         _ = try bob.accept(media: .audioOnly, txCode: "T", now: .zero)
         #expect(bob.receive(.cancel(callId: "c1"), now: .zero) == [
             .stateChanged(CallStateChange(callId: "c1", txCode: "T", state: .ended, reason: .cancelled)),

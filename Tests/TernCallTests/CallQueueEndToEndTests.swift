@@ -57,7 +57,7 @@ struct CallQueueEndToEndTests {
         var requests: [String] = []
         for (index, customer) in customers.enumerated() {
             requests.append(try await customer.enqueue(
-                queue: "support", attachedData: [CallDataItem(name: "customer", value: names[index])]))
+                queue: "support", attachedData: [AttachedData(dataName: "customer", dataValue: names[index])]))
             #expect(await EndToEnd.eventually { seen[index].positions == [index + 1] })
         }
         // erin gives up: frank moves to 2.
@@ -69,7 +69,7 @@ struct CallQueueEndToEndTests {
             #expect(await EndToEnd.eventually { carolSeen.picks.count == (index == 0 ? 1 : 2) })
             let pick = try #require(carolSeen.picks.last)
             #expect(pick.customer == names[index], "picked in queue order")
-            #expect(pick.attachedData == [CallDataItem(name: "customer", value: names[index])])
+            #expect(pick.attachedData == [AttachedData(dataName: "customer", dataValue: names[index])])
             #expect(await EndToEnd.eventually {
                 seen[index].queueEvents.withLock { $0.contains { if case .assigned = $0 { true } else { false } } }
             })

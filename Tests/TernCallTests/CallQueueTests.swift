@@ -1,12 +1,13 @@
 import Testing
 import TernCall
+import TernSignaling
 import TernCore
 
 /// The queue flow in the call core (sans-I/O): the customer's requests, positions and picks, and
 /// the picking agent's call accepted without ringing.
 @Suite("Call queue flow in the call core")
 struct CallQueueTests {
-    private let data = [CallDataItem(name: "processName", value: "CustOnboarding"), CallDataItem(name: "lang", value: "de")]
+    private let data = [AttachedData(dataName: "processName", dataValue: "CustOnboarding"), AttachedData(dataName: "lang", dataValue: "de")]
 
     private func running(acceptsCallsFromQueueAgents: Bool = true) throws -> CallClient {
         var configuration = CallConfiguration()
@@ -31,11 +32,11 @@ struct CallQueueTests {
                                                                      position: 2)))])
         _ = client.receive(.position(queue: "kyc", requestId: "r1", position: 1), now: .zero)
         #expect(client.queueRequests.first?.position == 1)
-        let assigned = client.receive(.assigned(queue: "kyc", requestId: "r1", agent: "carol"), now: .zero)
+        let assigned = client.receive(CallQueueSignal.assigned(queue: "kyc", requestId: "r1", agent: "carol"), now: .zero)
         #expect(assigned == [.queue(.assigned(CallQueueRequest(queue: "kyc", requestId: "r1", attachedData: data,
                                                                position: 1, agent: "carol")))])
 
-        let invite = CallInvite(callId: "q1", from: "carol", to: "dave", media: .audioVideo)
+        let invite = Invite(callId: "q1", from: "carol", to: "dave", media: .audioVideo)
         let out = client.receive(.invite(invite), now: .zero)
         #expect(out.first == .incomingCall(invite, txCode: "r1"), "the app sees the call, tagged with its request id")
         #expect(out.contains(.send(.accept(callId: "q1"))))
@@ -51,8 +52,8 @@ struct CallQueueTests {
         #expect(CallConfiguration().acceptsCallsFromQueueAgents == false)
         var client = try running(acceptsCallsFromQueueAgents: false)
         _ = try client.enqueue(queue: "kyc", requestId: "r1", now: .zero)
-        _ = client.receive(.assigned(queue: "kyc", requestId: "r1", agent: "carol"), now: .zero)
-        let invite = CallInvite(callId: "q1", from: "carol", to: "dave", media: .audioOnly)
+        _ = client.receive(CallQueueSignal.assigned(queue: "kyc", requestId: "r1", agent: "carol"), now: .zero)
+        let invite = Invite(callId: "q1", from: "carol", to: "dave", media: .audioOnly)
         let out = client.receive(.invite(invite), now: .zero)
         #expect(out.first == .incomingCall(invite, txCode: "r1"))
         #expect(states(out) == ["RINGING"])
@@ -64,8 +65,8 @@ struct CallQueueTests {
     func otherCallersStillRing() throws {
         var client = try running()
         _ = try client.enqueue(queue: "kyc", requestId: "r1", now: .zero)
-        _ = client.receive(.assigned(queue: "kyc", requestId: "r1", agent: "carol"), now: .zero)
-        let out = client.receive(.invite(CallInvite(callId: "x", from: "mallory", to: "dave", media: .audioOnly)), now: .zero)
+        _ = client.receive(CallQueueSignal.assigned(queue: "kyc", requestId: "r1", agent: "carol"), now: .zero)
+        let out = client.receive(.invite(Invite(callId: "x", from: "mallory", to: "dave", media: .audioOnly)), now: .zero)
         #expect(states(out) == ["RINGING"])
         #expect(!out.contains(.send(.accept(callId: "x"))))
         #expect(client.queueRequests.count == 1, "the request still waits for carol's call")
@@ -85,12 +86,12 @@ struct CallQueueTests {
         let out = try client.dequeue(requestId: "r1", now: .zero)
         #expect(out == [.sendQueue(.dequeue(queue: "kyc", requestId: "r1")),
                         .queue(.removed(CallQueueRequest(queue: "kyc", requestId: "r1"), reason: "dequeued"))])
-        _ = client.receive(.assigned(queue: "kyc", requestId: "r2", agent: "carol"), now: .zero)
+        _ = client.receive(CallQueueSignal.assigned(queue: "kyc", requestId: "r2", agent: "carol"), now: .zero)
         let picked = try client.dequeue(requestId: "r2", now: .zero)
         #expect(picked.count == 1, "nothing to send: the server already handed the request to carol")
         #expect(throws: CallError.noSuchQueueRequest(requestId: "r2")) { try client.dequeue(requestId: "r2", now: .zero) }
         // Given up, carol's call now rings like any other.
-        let invite = client.receive(.invite(CallInvite(callId: "q2", from: "carol", to: "dave", media: .audioOnly)), now: .zero)
+        let invite = client.receive(.invite(Invite(callId: "q2", from: "carol", to: "dave", media: .audioOnly)), now: .zero)
         #expect(states(invite) == ["RINGING"])
     }
 

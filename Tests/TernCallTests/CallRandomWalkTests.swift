@@ -1,5 +1,6 @@
 import Testing
 import TernCall
+import TernSignaling
 import TernCore
 
 /// Seeded random sequences of application, transport, data-channel, signaling and
@@ -38,7 +39,7 @@ struct CallRandomWalkTests {
                 let events: [CallTransportEvent] = [.connected, .connected, .disconnected, .failed]
                 relay.transport(device, events.randomElement(using: &random) ?? .connected)
             case 8:
-                _ = try? relay.on(device) { try $0.sendMessage(eventData: [CallDataItem(name: "k", value: "v")], now: now) }
+                _ = try? relay.on(device) { try $0.sendMessage(eventData: [AttachedData(dataName: "k", dataValue: "v")], now: now) }
             case 9:
                 let mode = VideoMode.allCases.randomElement(using: &random) ?? .sendReceive
                 _ = try? relay.on(device) { try $0.setVideoMode(mode, now: now) }

@@ -1,4 +1,5 @@
 import TernCall
+import TernSignaling
 import TernCore
 
 extension CallRelay {
@@ -8,8 +9,8 @@ extension CallRelay {
     }
 
     /// `from` calls `to` (user) with call id `callId`.
-    func call(_ from: String, to: String, callId: String = "c1", media: CallMedia = .audioVideo,
-              attachedData: [CallDataItem] = [], timeout: Duration = .seconds(30), txCode: String = "TX-1") throws {
+    func call(_ from: String, to: String, callId: String = "c1", media: MediaOptions = .audioVideo,
+              attachedData: [AttachedData] = [], timeout: Duration = .seconds(30), txCode: String = "TX-1") throws {
         try on(from) {
             try $0.call(callId: callId, to: to, media: media, attachedData: attachedData, timeout: timeout,
                         txCode: txCode, now: now)
@@ -17,7 +18,7 @@ extension CallRelay {
     }
 
     /// alice calls bob, bob accepts, both transports connect: both `IN_PROGRESS`.
-    func establish(media: CallMedia = .audioVideo) throws {
+    func establish(media: MediaOptions = .audioVideo) throws {
         try call("alice", to: "bob", media: media)
         try on("bob") { try $0.accept(media: media, now: now) }
         connect("alice", "bob")
@@ -29,7 +30,7 @@ extension CallRelay {
     }
 
     /// The signals a device's core sent, in order.
-    func sent(_ device: String) -> [CallSignal] {
+    func sent(_ device: String) -> [SignalingMessage] {
         (outputs[device] ?? []).compactMap { if case .send(let signal) = $0 { signal } else { nil } }
     }
 

@@ -1,8 +1,9 @@
 import TernCall
+import TernSignaling
 import TernCore
 
 /// An in-test stand-in for the signaling server and the peer data channel: it
-/// routes `CallSignal`s between `CallClient` cores of several devices following
+/// routes `SignalingMessage`s between `CallClient` cores of several devices following
 /// Docs/SIGNALING.md (invite to every device of the callee, first ringing, first
 /// accept wins + answeredElsewhere, reject policies, cancel, hangup, server timeout),
 /// relays `manage-call` bytes between the two parties, and records what each
@@ -13,7 +14,7 @@ final class CallRelay {
         var ringing: [String]
         var answeredBy: String?
         var deadline: Instant
-        var rejects: [CallRejectReason] = []
+        var rejects: [RejectReason] = []
         var ringingForwarded = false
     }
 
@@ -32,7 +33,7 @@ final class CallRelay {
     var states: [String: [String]] = [:]
     /// Every output of each device, in order.
     var outputs: [String: [CallOutput]] = [:]
-    private var queue: [(String, CallSignal)] = []
+    private var queue: [(String, SignalingMessage)] = []
 
     init(devices: [String: String], configuration: CallConfiguration = CallConfiguration()) {
         for (device, user) in devices {
@@ -139,19 +140,19 @@ final class CallRelay {
         return device == call.caller ? answered : call.caller
     }
 
-    private func deliver(_ signal: CallSignal, to device: String) { queue.append((device, signal)) }
+    private func deliver(_ signal: SignalingMessage, to device: String) { queue.append((device, signal)) }
 
     // MARK: - The server (Docs/SIGNALING.md)
 
-    private func server(from device: String, _ signal: CallSignal) {
-        let callId = signal.callId
+    private func server(from device: String, _ signal: SignalingMessage) {
+        guard let callId = signal.callId else { return }
         switch signal {
         case .invite(var invite):
             invite.from = userOf[device] ?? ""
             let targets = userOf.filter { $0.value == invite.to && $0.key != device }.map(\.key).sorted()
             guard !targets.isEmpty else { return deliver(.reject(callId: callId, reason: .unavailable), to: device) }
             calls[callId] = ServerCall(caller: device, ringing: targets,
-                                       deadline: now + .milliseconds(invite.timeoutMs))
+                                       deadline: now + .milliseconds(invite.ringTimeoutMs))
             for target in targets { deliver(.invite(invite), to: target) }
         case .ringing:
             guard var call = calls[callId], call.ringing.contains(device), !call.ringingForwarded else { return }
@@ -175,7 +176,7 @@ final class CallRelay {
                 deliver(.reject(callId: callId, reason: reason), to: call.caller)
             } else if call.ringing.isEmpty {
                 calls[callId] = nil
-                let reason: CallRejectReason = call.rejects.contains(.declined) ? .declined
+                let reason: RejectReason = call.rejects.contains(.declined) ? .declined
                     : call.rejects.contains(.busy) ? .busy : .unavailable
                 deliver(.reject(callId: callId, reason: reason), to: call.caller)
             } else {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TernCall
+import TernSignaling
 import TernSignalingServer
 import TernTestSupport
 

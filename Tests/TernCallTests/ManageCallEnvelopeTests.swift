@@ -1,5 +1,6 @@
 import Testing
 import TernCall
+import TernSignaling
 import TernCore
 
 @Suite("manage-call envelopes")
@@ -9,7 +10,7 @@ struct ManageCallEnvelopeTests {
     @Test("sendMessage encodes byte-exact")
     func goldenEncode() {
         let envelope = ManageCallEnvelope(eventType: "sendMessage",
-                                          data: [CallDataItem(name: "processName", value: "CustOnboarding")])
+                                          data: [AttachedData(dataName: "processName", dataValue: "CustOnboarding")])
         #expect(envelope.encoded() == Array(Self.golden.utf8))
     }
 
@@ -17,13 +18,13 @@ struct ManageCallEnvelopeTests {
     func goldenDecode() throws {
         let envelope = try ManageCallEnvelope.decode(Array(Self.golden.utf8))
         #expect(envelope == ManageCallEnvelope(eventType: "sendMessage",
-                                               data: [CallDataItem(name: "processName", value: "CustOnboarding")]))
+                                               data: [AttachedData(dataName: "processName", dataValue: "CustOnboarding")]))
     }
 
     @Test("strings are escaped per RFC 8259 §7 and round-trip")
     func escaping() throws {
         let value = "say \"hi\"\\ \n\t\r\u{08}\u{0C}\u{01}\u{1F} / é 😀"
-        let envelope = ManageCallEnvelope(eventType: "sendMessage", data: [CallDataItem(name: "k", value: value)])
+        let envelope = ManageCallEnvelope(eventType: "sendMessage", data: [AttachedData(dataName: "k", dataValue: value)])
         let text = String(decoding: envelope.encoded(), as: UTF8.self)
         #expect(text == #"{"eventType":"sendMessage","manageCallEventData":[{"dataName":"k","dataValue":"say \"hi\"\\ \n\t\r\b\f\u0001\u001f / é 😀"}]}"#)
         #expect(try ManageCallEnvelope.decode(envelope.encoded()) == envelope)
@@ -33,7 +34,7 @@ struct ManageCallEnvelopeTests {
     func lenientButValidDecode() throws {
         let text = #" { "extra" : [1, -2.5e+3, true, null], "manageCallEventData" : [ { "dataValue":"\u00e9\ud83d\ude00\/", "dataName":"n" } ], "eventType":"callMinimized" } "#
         let envelope = try ManageCallEnvelope.decode(Array(text.utf8))
-        #expect(envelope == ManageCallEnvelope(eventType: "callMinimized", data: [CallDataItem(name: "n", value: "é😀/")]))
+        #expect(envelope == ManageCallEnvelope(eventType: "callMinimized", data: [AttachedData(dataName: "n", dataValue: "é😀/")]))
         #expect(try ManageCallEnvelope.decode(Array(#"{"eventType":"callMinimized"}"#.utf8)).data.isEmpty)
     }
 
@@ -70,7 +71,7 @@ struct ManageCallEnvelopeTests {
     @Test("more than 64 KiB is refused before parsing")
     func oversized() {
         let value = String(repeating: "x", count: ManageCallEnvelope.maximumSize)
-        let bytes = ManageCallEnvelope(eventType: "sendMessage", data: [CallDataItem(name: "k", value: value)]).encoded()
+        let bytes = ManageCallEnvelope(eventType: "sendMessage", data: [AttachedData(dataName: "k", dataValue: value)]).encoded()
         #expect(throws: ManageCallError.tooLarge(size: bytes.count, limit: 65_536)) {
             try ManageCallEnvelope.decode(bytes)
         }

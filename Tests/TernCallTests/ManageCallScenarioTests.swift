@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TernCall
+import TernSignaling
 import TernCore
 
 /// In-call events between two cores over the relayed `manage-call` channel.
@@ -11,7 +12,7 @@ struct ManageCallScenarioTests {
         let relay = CallRelay.pair()
         try relay.establish()
         #expect(relay.clients["bob"]?.currentCall?.lastEvent == .noEvent)
-        let data = [CallDataItem(name: "processName", value: "CustOnboarding")]
+        let data = [AttachedData(dataName: "processName", dataValue: "CustOnboarding")]
         let out = try relay.on("alice") { try $0.sendMessage(eventData: data, now: relay.now) }
         #expect(out == [.sendManageCall(callId: "c1", bytes: Array(ManageCallEnvelopeTests.golden.utf8))])
         #expect(relay.events("bob") == [ManageCallEvent(type: .messageReceived, data: data)])
@@ -34,7 +35,7 @@ struct ManageCallScenarioTests {
     func sendTooLarge() throws {
         let relay = CallRelay.pair()
         try relay.establish()
-        let big = [CallDataItem(name: "blob", value: String(repeating: "a", count: 65_536))]
+        let big = [AttachedData(dataName: "blob", dataValue: String(repeating: "a", count: 65_536))]
         let size = ManageCallEnvelope(eventType: "sendMessage", data: big).encoded().count
         #expect(throws: CallError.envelopeTooLarge(size: size, limit: 65_536)) {
             try relay.on("alice") { try $0.sendMessage(eventData: big, now: relay.now) }
@@ -47,11 +48,11 @@ struct ManageCallScenarioTests {
         let relay = CallRelay.pair()
         try relay.establish()
         try relay.on("alice") {
-            try $0.startOperation(name: "START_OCR", eventData: [CallDataItem(name: "document", value: "id-card")],
+            try $0.startOperation(name: "START_OCR", eventData: [AttachedData(dataName: "document", dataValue: "id-card")],
                                   now: relay.now)
         }
         #expect(relay.events("bob") == [ManageCallEvent(type: .startOperation, data: [
-            CallDataItem(name: "operationName", value: "START_OCR"), CallDataItem(name: "document", value: "id-card"),
+            AttachedData(dataName: "operationName", dataValue: "START_OCR"), AttachedData(dataName: "document", dataValue: "id-card"),
         ])])
         #expect(relay.actions("bob").last == .pauseCamera(callId: "c1"))
         #expect(relay.clients["bob"]?.currentCall?.isCameraPausedForOperation == true)
@@ -105,8 +106,8 @@ struct ManageCallScenarioTests {
         #expect(relay.state("bob") == .inProgress)
         #expect(!relay.actions("bob").contains(.pauseCamera(callId: "c1")))
 
-        try relay.on("alice") { try $0.sendMessage(eventData: [CallDataItem(name: "k", value: "v")], now: relay.now) }
-        #expect(relay.events("bob") == [ManageCallEvent(type: .messageReceived, data: [CallDataItem(name: "k", value: "v")])])
+        try relay.on("alice") { try $0.sendMessage(eventData: [AttachedData(dataName: "k", dataValue: "v")], now: relay.now) }
+        #expect(relay.events("bob") == [ManageCallEvent(type: .messageReceived, data: [AttachedData(dataName: "k", dataValue: "v")])])
     }
 
     @Test("hold, resume and camera off/on are driver actions")

@@ -1,5 +1,6 @@
 import Testing
 import TernCall
+import TernSignaling
 import TernCore
 
 /// Video added, changed, denied, unanswered and removed mid-call.

@@ -6,8 +6,8 @@ import TernSignaling
 /// What the network reports: signaling messages and peer connection events.
 extension CallAgent {
     func receive(_ message: SignalingMessage) async {
-        if let signal = CallSignal(message) {
-            await process(core.receive(signal, now: clock.now()))
+        if message.isCallLifecycle {
+            await process(core.receive(message, now: clock.now()))
             return
         }
         if await receiveQueueMessage(message) { return }

@@ -40,14 +40,10 @@ extension CallAgent {
         rescheduleTimer()
     }
 
-    func send(_ signal: CallSignal) async {
+    func send(_ message: SignalingMessage) async {
         // A signaling client whose own rules are on (`SignalingClientOptions.autoAcceptAssignedCalls`)
         // has already accepted a queue agent's call; the server would refuse a second `accept`.
-        if case let .accept(callId) = signal, let signaling, await signaling.activeCalls.contains(callId) { return }
-        await send(signal.signalingMessage)
-    }
-
-    func send(_ message: SignalingMessage) async {
+        if case let .accept(callId) = message, let signaling, await signaling.activeCalls.contains(callId) { return }
         guard let signaling else {
             continuation.yield(.problem(callId: message.callId, "signaling not connected: \(message.type) not sent"))
             return
@@ -118,7 +114,7 @@ extension CallAgent {
     }
 
     /// Creates the call's peer connection with an audio and/or video transceiver.
-    private func createPeer(callId: String, media: CallMedia, isCaller: Bool) -> Bool {
+    private func createPeer(callId: String, media: MediaOptions, isCaller: Bool) -> Bool {
         guard calls[callId] == nil else { return true }
         do {
             let peer = try PeerConnection(configuration: peerConfiguration)

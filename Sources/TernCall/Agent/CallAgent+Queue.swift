@@ -1,4 +1,4 @@
-import TernSignaling
+public import TernSignaling
 
 /// The call-centre queue flow (Docs/SIGNALING.md, "Queues") on the agent: customers enqueue and
 /// follow `.queue` events; agents pick and call. The customer's client accepts the picking
@@ -8,7 +8,7 @@ extension CallAgent {
     /// Positions arrive as `.call(.queue(.positionChanged))`, the pick as `.call(.queue(.assigned))`,
     /// then the agent's call goes `CONNECTING` without ringing.
     @discardableResult
-    public func enqueue(queue: String, attachedData: [CallDataItem] = []) async throws(CallError) -> String {
+    public func enqueue(queue: String, attachedData: [AttachedData] = []) async throws(CallError) -> String {
         callCounter += 1
         let requestId = "\(user)-q\(clock.now().nanoseconds)-\(callCounter)"
         await process(try core.enqueue(queue: queue, requestId: requestId, attachedData: attachedData, now: clock.now()))

@@ -16,7 +16,7 @@ public actor CallAgent {
     /// Only the incoming calls (the `.call(.incomingCall)` events of `events`), with the txCode
     /// the app gave: for apps that want the ringing path on its own. Single consumer; keeps the
     /// newest 64 while nobody reads, so an app that never reads it loses nothing else.
-    public nonisolated let incomingCalls: AsyncStream<(invite: CallInvite, txCode: String)>
+    public nonisolated let incomingCalls: AsyncStream<(invite: Invite, txCode: String)>
     /// Only the call state changes (`NO_CALL` → … → `ENDED` with the end reason, call id and
     /// txCode). Single consumer; keeps the newest 64 while nobody reads.
     public nonisolated let callStates: AsyncStream<CallStateChange>
@@ -27,7 +27,7 @@ public actor CallAgent {
     public nonisolated let user: String
 
     let continuation: AsyncStream<CallAgentEvent>.Continuation
-    let incomingCallsContinuation: AsyncStream<(invite: CallInvite, txCode: String)>.Continuation
+    let incomingCallsContinuation: AsyncStream<(invite: Invite, txCode: String)>.Continuation
     let callStatesContinuation: AsyncStream<CallStateChange>.Continuation
     let clientStatesContinuation: AsyncStream<CallClientState>.Continuation
     /// The live signaling connection; nil while disconnected (`paused`, `resuming`, `stopped`).
@@ -86,7 +86,7 @@ public actor CallAgent {
         self.core = CallClient(configuration: configuration)
         (events, continuation) = AsyncStream.makeStream(of: CallAgentEvent.self, bufferingPolicy: .unbounded)
         (incomingCalls, incomingCallsContinuation) = AsyncStream.makeStream(
-            of: (invite: CallInvite, txCode: String).self, bufferingPolicy: .bufferingNewest(64))
+            of: (invite: Invite, txCode: String).self, bufferingPolicy: .bufferingNewest(64))
         (callStates, callStatesContinuation) = AsyncStream.makeStream(of: CallStateChange.self, bufferingPolicy: .bufferingNewest(64))
         (clientStates, clientStatesContinuation) = AsyncStream.makeStream(of: CallClientState.self, bufferingPolicy: .bufferingNewest(64))
     }
@@ -114,8 +114,8 @@ public actor CallAgent {
     // MARK: Calls
 
     /// Places a call; returns its id. The state goes RINGING when the callee rings.
-    public func call(to callee: String, media: CallMedia, attachedData: [CallDataItem] = [],
-                     timeout: Duration = .seconds(30), rejectPolicy: CallRejectPolicy = .all,
+    public func call(to callee: String, media: MediaOptions, attachedData: [AttachedData] = [],
+                     timeout: Duration = .seconds(30), rejectPolicy: RejectPolicy = .all,
                      txCode: String = "") async throws(CallError) -> String {
         callCounter += 1
         let callId = "\(user)-\(clock.now().nanoseconds)-\(callCounter)"
@@ -125,11 +125,11 @@ public actor CallAgent {
         return callId
     }
 
-    public func accept(media: CallMedia, txCode: String? = nil) async throws(CallError) {
+    public func accept(media: MediaOptions, txCode: String? = nil) async throws(CallError) {
         await process(try core.accept(media: media, txCode: txCode, now: clock.now()))
     }
 
-    public func reject(reason: CallRejectReason = .declined) async throws(CallError) {
+    public func reject(reason: RejectReason = .declined) async throws(CallError) {
         await process(try core.reject(reason: reason, now: clock.now()))
     }
 
@@ -143,17 +143,17 @@ public actor CallAgent {
 
     /// Sends the `sendMessage` envelope over the `manage-call` channel; throws when no call is in
     /// progress or the channel is not open — success means the envelope was handed to the channel.
-    public func sendMessage(eventData: [CallDataItem]) async throws(CallError) {
+    public func sendMessage(eventData: [AttachedData]) async throws(CallError) {
         try requireManageChannel()
         await process(try core.sendMessage(eventData: eventData, now: clock.now()))
     }
 
-    public func minimizeCall(eventData: [CallDataItem] = []) async throws(CallError) {
+    public func minimizeCall(eventData: [AttachedData] = []) async throws(CallError) {
         try requireManageChannel()
         await process(try core.minimizeCall(eventData: eventData, now: clock.now()))
     }
 
-    public func startOperation(name: String, eventData: [CallDataItem] = []) async throws(CallError) {
+    public func startOperation(name: String, eventData: [AttachedData] = []) async throws(CallError) {
         try requireManageChannel()
         await process(try core.startOperation(name: name, eventData: eventData, now: clock.now()))
     }

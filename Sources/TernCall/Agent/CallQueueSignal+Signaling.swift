@@ -7,7 +7,7 @@ extension CallQueueSignal {
         switch self {
         case let .enqueue(queue, requestId, data):
             .enqueue(queue: queue, requestId: requestId,
-                     attachedData: data.map { AttachedData(dataName: $0.name, dataValue: $0.value) })
+                     attachedData: data)
         case let .dequeue(queue, requestId): .dequeue(queue: queue, requestId: requestId)
         case let .pick(queue): .pick(queue: queue)
         case .position, .picked, .assigned, .empty, .refused: nil
@@ -22,7 +22,7 @@ extension CallQueueSignal {
             self = .position(queue: queue, requestId: requestId, position: position)
         case let .picked(queue, requestId, customer, data):
             self = .picked(CallQueuePick(queue: queue, requestId: requestId, customer: customer,
-                                         attachedData: data.map { CallDataItem(name: $0.dataName, value: $0.dataValue) }))
+                                         attachedData: data))
         case let .assigned(queue, requestId, agent):
             self = .assigned(queue: queue, requestId: requestId, agent: agent)
         case let .error(error) where error.code == .queueEmpty:

@@ -1,3 +1,4 @@
+import TernSignaling
 import Foundation
 import Synchronization
 import TernCall
@@ -24,8 +25,8 @@ final class CallParticipant: Sendable {
         var cameraPaused = false
         /// Who called us, with what media, when (timeline ms) — the callee side.
         var incomingFrom: String?
-        var incomingMedia: CallMedia?
-        var incomingAttachedData: [CallDataItem]?
+        var incomingMedia: MediaOptions?
+        var incomingAttachedData: [AttachedData]?
         var incomingAtMs: Double?
         /// When we sent the invite (timeline ms) — the caller side.
         var inviteAtMs: Double?

@@ -1,3 +1,4 @@
+import TernSignaling
 import TernCall
 import TernCore
 import TernPeer
@@ -9,7 +10,7 @@ struct CallWatcher: Sendable {
     let participant: CallParticipant
     let timeline: Timeline
     /// The media to accept an incoming call with; nil (or a nil result): the call is not answered here.
-    var answer: (@Sendable (CallInvite) -> CallMedia?)?
+    var answer: (@Sendable (Invite) -> MediaOptions?)?
     /// The txCode to accept with (nil keeps the invite's).
     var txCode: String?
     var capture: CallCapture?
@@ -86,9 +87,9 @@ struct CallWatcher: Sendable {
             timeline.log("call", "\(name): \(change.state.rawValue)\(reason)  [call \(change.callId), txCode \(change.txCode)]",
                          fields: fields)
         case let .incomingCall(invite, _):
-            let data = invite.attachedData.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
-            timeline.log("call", "\(name): incoming call from \(invite.from) with attached data [\(data)]",
-                         fields: ["who": .string(name), "from": .string(invite.from), "callId": .string(invite.callId)])
+            let data = invite.attachedData.map { "\($0.dataName)=\($0.dataValue)" }.joined(separator: ", ")
+            timeline.log("call", "\(name): incoming call from \(invite.from ?? "?") with attached data [\(data)]",
+                         fields: ["who": .string(name), "from": .string(invite.from ?? ""), "callId": .string(invite.callId)])
             let now = timeline.elapsedMilliseconds
             participant.observed.withLock {
                 $0.incomingFrom = invite.from
@@ -106,7 +107,7 @@ struct CallWatcher: Sendable {
             timeline.log("call", "\(name): connection \(status)")
         case let .manageCallEvent(_, _, event):
             participant.observed.withLock { $0.manageEvents.append(event) }
-            let data = event.data.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+            let data = event.data.map { "\($0.dataName)=\($0.dataValue)" }.joined(separator: ", ")
             timeline.log("dc", "\(name) received \(event.type.rawValue) [\(data)]")
         case let .manageCallError(_, _, error):
             timeline.log("error", "\(name): manage-call: \(error)")

@@ -1,3 +1,4 @@
+import TernSignaling
 import TernCall
 import TernPeer
 
@@ -7,8 +8,8 @@ extension LoopbackCall {
     /// camera) and turnBackToVideoCall (resumes it), over the `manage-call` data channel.
     mutating func exchangeManageCallEvents(_ alice: CallParticipant, _ bob: CallParticipant) async {
         do {
-            try await alice.agent.sendMessage(eventData: [CallDataItem(name: "processName", value: "CustOnboarding")])
-            try await bob.agent.sendMessage(eventData: [CallDataItem(name: "status", value: "documentsReceived")])
+            try await alice.agent.sendMessage(eventData: [AttachedData(dataName: "processName", dataValue: "CustOnboarding")])
+            try await bob.agent.sendMessage(eventData: [AttachedData(dataName: "status", dataValue: "documentsReceived")])
             try await alice.agent.minimizeCall()
             try await bob.agent.startOperation(name: "START_OCR")
         } catch {

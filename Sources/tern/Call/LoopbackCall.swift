@@ -66,13 +66,13 @@ struct LoopbackCall {
         let watchers = [watch(alice, answering: false, capture: options.capture), watch(bob, answering: true, capture: nil)]
         defer { watchers.forEach { $0.cancel() } }
 
-        let media = CallMedia(audio: options.audio, video: options.video, data: true)
+        let media = MediaOptions(audio: options.audio, video: options.video, data: true)
         let inviteTime = timeline.elapsedMilliseconds
         let callId: String
         do {
             callId = try await alice.agent.call(
                 to: "bob", media: media,
-                attachedData: [CallDataItem(name: "processName", value: "CustOnboarding")],
+                attachedData: [AttachedData(dataName: "processName", dataValue: "CustOnboarding")],
                 timeout: .seconds(30), txCode: "tx-1")
         } catch {
             steps.fail("invite", "\(error)")

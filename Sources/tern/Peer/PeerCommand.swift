@@ -4,6 +4,7 @@ import TernCall
 import TernICE
 import TernPeer
 import TernSCTP
+import TernSignaling
 import TernSignalingClient
 import TernTrace
 
@@ -164,7 +165,7 @@ struct PeerCommand: AsyncParsableCommand {
         _ = try parsedEchoSizes()
         if let reject {
             guard answer else { throw ValidationError("--reject is for the answerer (--answer)") }
-            guard CallRejectReason(rawValue: reject) != nil, reject != "unavailable" else { throw ValidationError("--reject must be declined or busy") }
+            guard RejectReason(rawValue: reject) != nil, reject != "unavailable" else { throw ValidationError("--reject must be declined or busy") }
         }
         if let answerDelay {
             guard answer, reject == nil else { throw ValidationError("--answer-delay is for an answerer that accepts (--answer, no --reject)") }
@@ -203,12 +204,12 @@ struct PeerCommand: AsyncParsableCommand {
     }
 
     /// `--send-message` and `--attach` items.
-    private func parsedItems(_ items: [String], flag: String) throws -> [CallDataItem] {
+    private func parsedItems(_ items: [String], flag: String) throws -> [AttachedData] {
         try items.map { item in
             guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {
                 throw ValidationError("\(flag) must be name=value, got '\(item)'")
             }
-            return CallDataItem(name: String(item[..<equals]), value: String(item[item.index(after: equals)...]))
+            return AttachedData(dataName: String(item[..<equals]), dataValue: String(item[item.index(after: equals)...]))
         }
     }
 
@@ -225,14 +226,14 @@ struct PeerCommand: AsyncParsableCommand {
 
     /// Adds `manageCall.received` (the manage-call events received, in order) and, on the
     /// answering side, `attachedData` (the invite's items, in order) to the summary.
-    static func withManageCall(_ summary: JSONValue, events: [ManageCallEvent], attachedData: [CallDataItem]?) -> JSONValue {
+    static func withManageCall(_ summary: JSONValue, events: [ManageCallEvent], attachedData: [AttachedData]?) -> JSONValue {
         guard case var .object(fields) = summary else { return summary }
         if let attachedData {
-            fields["attachedData"] = .array(attachedData.map { .object(["name": .string($0.name), "value": .string($0.value)]) })
+            fields["attachedData"] = .array(attachedData.map { .object(["name": .string($0.dataName), "value": .string($0.dataValue)]) })
         }
         let received: [JSONValue] = events.map { event in
             .object(["eventType": .string(event.type.rawValue),
-                     "data": .array(event.data.map { .object(["dataName": .string($0.name), "dataValue": .string($0.value)]) })])
+                     "data": .array(event.data.map { .object(["dataName": .string($0.dataName), "dataValue": .string($0.dataValue)]) })])
         }
         fields["manageCall"] = .object(["received": .array(received)])
         return .object(fields)
@@ -248,8 +249,8 @@ struct PeerCommand: AsyncParsableCommand {
         peerConfiguration.packetTap = capture?.tap
 
         let wantsData = data || echoCount != nil
-        let media: CallMedia? = callee != nil || audio || video || wantsData
-            ? CallMedia(audio: audio, video: video, data: wantsData) : nil
+        let media: MediaOptions? = callee != nil || audio || video || wantsData
+            ? MediaOptions(audio: audio, video: video, data: wantsData) : nil
         StopRequest.install()
         let timeline = Timeline(json: json)
         timeline.log("tern", "tern peer: \(user) " + (callee.map { "calls \($0)" } ?? "answers") + " via \(signal)"
@@ -262,7 +263,7 @@ struct PeerCommand: AsyncParsableCommand {
                            echoFormat: EchoMessageFormat(size: echoSize, binary: echoBinary, sizes: try parsedEchoSizes(), alternate: echoAlternate),
                            echoInterval: echoIntervalMs.map { .milliseconds($0) },
                            ownChannel: DataChannelInit(ordered: !unordered, maxRetransmits: maxRetransmits),
-                           echoLastAtMax: echoMaxMessage, reject: reject.flatMap(CallRejectReason.init(rawValue:)),
+                           echoLastAtMax: echoMaxMessage, reject: reject.flatMap(RejectReason.init(rawValue:)),
                            answerDelay: answerDelay.map { .milliseconds(Int($0 * 1000)) },
                            cancelAfter: cancelAfter.map { .milliseconds(Int($0 * 1000)) },
                            sendMessage: try parsedItems(sendMessage, flag: "--send-message"),

@@ -1,3 +1,4 @@
+import TernSignaling
 import TernCall
 import TernPeer
 
@@ -86,7 +87,7 @@ extension PeerSession {
         let start = packets()
         _ = await waitFor(seconds: 3) { false }
         let during = packets() - start
-        let expectsAudio = (options.media ?? participant.snapshot.incomingMedia ?? CallMedia()).audio
+        let expectsAudio = (options.media ?? participant.snapshot.incomingMedia ?? MediaOptions()).audio
         steps.check("ice restart", !expectsAudio || during >= 50,
                     passed: "\(ufrags); ICE \(peer.iceConnectionState.rawValue); \(during) audio packets in the 3 s after",
                     failed: "\(ufrags); only \(during) audio packets in the 3 s after")

@@ -16,7 +16,7 @@ struct PeerSession {
         /// Whom to call; nil: answer the first incoming call.
         var callee: String?
         /// What to offer (caller) or accept with (answerer); nil for the answerer: the invite's media.
-        var media: CallMedia?
+        var media: MediaOptions?
         var echo: Bool
         var echoCount: Int?
         var echoFormat: EchoMessageFormat
@@ -26,15 +26,15 @@ struct PeerSession {
         /// The echo run's last message is sent at the peer's max-message-size.
         var echoLastAtMax = false
         /// Answerer: reject the first incoming call with this reason instead of accepting it.
-        var reject: CallRejectReason?
+        var reject: RejectReason?
         /// Answerer: let the call ring this long before accepting it.
         var answerDelay: Duration?
         /// Caller: cancel the invite if it is still unanswered after this long.
         var cancelAfter: Duration?
         /// Sent once in a `sendMessage` envelope on `manage-call` when the call is up.
-        var sendMessage: [CallDataItem] = []
+        var sendMessage: [AttachedData] = []
         /// Caller: attached to the invite (the callee gets them, in order).
-        var attachedData: [CallDataItem] = []
+        var attachedData: [AttachedData] = []
         var peerConfiguration: PeerConfiguration
         /// Caller: how long the call lasts after IN_PROGRESS (nil: 5 s, or the echo run alone).
         /// Answerer: hang up after this long if the caller has not (nil: wait for the caller).
@@ -62,7 +62,7 @@ struct PeerSession {
     /// The manage-call events received, in order (for the summary).
     var manageEvents: [ManageCallEvent] = []
     /// Answerer: the invite's attached data as it arrived (nil on the calling side).
-    var receivedAttachedData: [CallDataItem]?
+    var receivedAttachedData: [AttachedData]?
 
     init(options: Options, timeline: Timeline) {
         self.options = options
@@ -166,7 +166,7 @@ struct PeerSession {
     /// Invites the callee; true once the call is IN_PROGRESS.
     private mutating func placeCall(_ participant: CallParticipant) async -> Bool {
         guard let callee = options.callee else { return false }
-        let media = options.media ?? CallMedia()
+        let media = options.media ?? MediaOptions()
         let now = timeline.elapsedMilliseconds
         participant.observed.withLock { $0.inviteAtMs = now }
         do {
@@ -201,7 +201,7 @@ struct PeerSession {
             await rejectIncoming(participant, reason: reason)
             return false
         }
-        let media = options.media ?? observed.incomingMedia ?? CallMedia()
+        let media = options.media ?? observed.incomingMedia ?? MediaOptions()
         if let delay = options.answerDelay {
             let ended = await waitFor(seconds: delay.seconds) { participant.snapshot.callStates.last == "ENDED" || StopRequest.requested }
             if !ended {
@@ -217,7 +217,7 @@ struct PeerSession {
     }
 
     /// `--reject`: refuses the incoming call; passes when it ENDED `rejected`.
-    private mutating func rejectIncoming(_ participant: CallParticipant, reason: CallRejectReason) async {
+    private mutating func rejectIncoming(_ participant: CallParticipant, reason: RejectReason) async {
         do { try await participant.agent.reject(reason: reason) } catch {
             steps.fail("reject", "could not reject: \(error)")
             return
@@ -313,7 +313,7 @@ struct PeerSession {
         }
         // The caller talks for --duration (default 5 s; with an echo run and no media, just the
         // run); the answerer until the caller hangs up, or for its own --duration.
-        let media = options.media ?? CallMedia()
+        let media = options.media ?? MediaOptions()
         let echoOnly = echoRun != nil && !media.audio && !media.video
         let duration: Duration? = isCaller ? (options.duration ?? (echoOnly ? nil : .seconds(5))) : options.duration
         var latest = CallSummary(steps: steps, setupMs: nil, local: participant, facts: facts)
@@ -353,7 +353,7 @@ struct PeerSession {
     /// With audio asked for, some audio must arrive and carry a tone; with video, frames must decode.
     private mutating func checkMedia(_ participant: CallParticipant, _ figures: CallSummary) {
         let observed = participant.snapshot
-        let media = options.media ?? observed.incomingMedia ?? CallMedia()
+        let media = options.media ?? observed.incomingMedia ?? MediaOptions()
         if media.audio {
             let tone = figures.detectedToneHz.map { "\(Int($0)) Hz" } ?? "no tone"
             let expected = options.expectedToneHz
