@@ -1,6 +1,6 @@
 import Foundation
-/// A small JSON value for the debug tool's line-oriented output, serialized with stable key
-/// order so that `--json` output is diffable.
+/// A JSON value for the debug tool's line-oriented output (`--json`), built field by field and
+/// written by Foundation's `JSONEncoder` with sorted keys, so the output is diffable.
 enum JSONValue: Sendable, Equatable {
     case string(String)
     case number(Double)
@@ -10,57 +10,34 @@ enum JSONValue: Sendable, Equatable {
     case object([String: JSONValue])
     case null
 
+    /// The value as one line of JSON: Foundation's encoder, keys sorted, slashes unescaped.
     var serialized: String {
-        var out = ""
-        write(to: &out)
-        return out
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
     }
+}
 
-    private func write(to out: inout String) {
+extension JSONValue: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
         switch self {
-        case let .string(value): JSONValue.writeString(value, to: &out)
+        case let .string(value): try container.encode(value)
         case let .number(value):
-            if value.isFinite {
-                out += value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+            // Whole numbers as integers (`3`, not `3.0`); infinities and NaN as null.
+            if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+                try container.encode(Int64(value))
+            } else if value.isFinite {
+                try container.encode(value)
             } else {
-                out += "null"
+                try container.encodeNil()
             }
-        case let .int(value): out += String(value)
-        case let .bool(value): out += value ? "true" : "false"
-        case .null: out += "null"
-        case let .array(values):
-            out += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                value.write(to: &out)
-            }
-            out += "]"
-        case let .object(fields):
-            out += "{"
-            for (index, key) in fields.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
-                JSONValue.writeString(key, to: &out)
-                out += ":"
-                fields[key]?.write(to: &out)
-            }
-            out += "}"
+        case let .int(value): try container.encode(value)
+        case let .bool(value): try container.encode(value)
+        case let .array(values): try container.encode(values)
+        case let .object(fields): try container.encode(fields)
+        case .null: try container.encodeNil()
         }
-    }
-
-    /// RFC 8259 §7 string escaping.
-    private static func writeString(_ value: String, to out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }
