@@ -4,9 +4,9 @@ import Testing
 /// `tern ice` run as a user runs it.
 @Suite("tern ice (subprocess)")
 struct TernICECommandTests {
-    @Test("gather --address 127.0.0.1 --json: credentials, one host candidate, gathering complete, the trace")
+    @Test("gather --ice-address 127.0.0.1 --json: credentials, one host candidate, gathering complete, the trace")
     func gatherOnLoopbackAsJSON() async throws {
-        let run = try await TernCallCommandTests.run(["ice", "gather", "--address", "127.0.0.1", "--json"], limit: .seconds(30))
+        let run = try await TernCallCommandTests.run(["ice", "gather", "--ice-address", "127.0.0.1", "--json"], limit: .seconds(30))
         #expect(run.status == 0)
         let text = run.lines.joined(separator: "\n")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not JSON: \(text.prefix(200))")
@@ -23,7 +23,7 @@ struct TernICECommandTests {
 
     @Test("gather without --json prints SDP attribute lines ending with a=end-of-candidates")
     func gatherPrintsSDPLines() async throws {
-        let run = try await TernCallCommandTests.run(["ice", "gather", "--address", "127.0.0.1"], limit: .seconds(30))
+        let run = try await TernCallCommandTests.run(["ice", "gather", "--ice-address", "127.0.0.1"], limit: .seconds(30))
         #expect(run.status == 0)
         #expect(run.lines.first?.hasPrefix("a=ice-ufrag:") == true)
         #expect(run.lines.contains { $0.hasPrefix("a=candidate:") && $0.contains(" 127.0.0.1 ") && $0.contains(" typ host") })

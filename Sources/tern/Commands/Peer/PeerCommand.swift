@@ -106,20 +106,7 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Caller: attach this key-value item to the invite (repeatable, in order); the callee's summary lists what arrived.", valueName: "name=value"))
     var attach: [String] = []
 
-    @Option(help: ArgumentHelp("STUN server HOST:PORT (repeatable).", valueName: "host:port"))
-    var stun: [String] = []
-
-    @Option(help: ArgumentHelp("TURN server turn:HOST:PORT[?transport=tcp] with --turn-credentials-file, or turn:USER:PASS@HOST:PORT (visible in ps) (repeatable).", valueName: "url"))
-    var turn: [String] = []
-
-    @Option(help: ArgumentHelp("TURN USER:PASS on the first line of this file (or set TERN_TURN_USERNAME and TERN_TURN_PASSWORD), for --turn URLs without credentials.", valueName: "file"))
-    var turnCredentialsFile: String?
-
-    @Flag(help: "Use TURN relay candidates only (W3C iceTransportPolicy \"relay\").")
-    var relayOnly = false
-
-    @Option(name: .customLong("ice-address"), help: ArgumentHelp("Gather host candidates on this local address only (repeatable; e.g. 127.0.0.1).", valueName: "address"))
-    var iceAddresses: [String] = []
+    @OptionGroup var ice: IceOptions
 
     @Option(help: ArgumentHelp("Caller: seconds the call lasts once up (default 5; with --echo-count and no media, just the echo run). Answerer: hang up after this long (default: when the caller hangs up).", valueName: "seconds"))
     var duration: Double?
@@ -130,14 +117,7 @@ struct PeerCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line; the last line is the summary.")
     var json = false
 
-    @Option(help: ArgumentHelp("Write this peer's decrypted RTP, RTCP and SCTP to a pcap file (tshark -d udp.port==N,rtp).", valueName: "file"))
-    var pcap: String?
-
-    @Option(help: ArgumentHelp("Write a self-contained HTML report (timeline, SDPs, ICE, DTLS, charts) to this file.", valueName: "file.html"))
-    var report: String?
-
-    @Option(help: ArgumentHelp("Print the whole W3C stats report (getStats()) every this many seconds while the call is up.", valueName: "seconds"))
-    var statsInterval: Double?
+    @OptionGroup var trace: TraceOptions
 
     @Option(help: ArgumentHelp("This many seconds into the call, ask the other side to add video both ways (setVideoMode(.sendReceive)), check frames decode, then remove it again (.disabled) and check frames stop.", valueName: "seconds"))
     var requestVideoAfter: Double?
@@ -184,13 +164,9 @@ struct PeerCommand: AsyncParsableCommand {
             guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration must be between 0 and 86400 seconds") }
         }
         guard wait > 0, wait <= 86_400 else { throw ValidationError("--wait must be between 0 and 86400 seconds") }
-        if let statsInterval {
-            guard statsInterval >= 0.1, statsInterval <= 3600 else { throw ValidationError("--stats-interval must be between 0.1 and 3600 seconds") }
-        }
         for (name, value) in [("--request-video-after", requestVideoAfter), ("--restart-ice-after", restartIceAfter)] {
             if let value, !(0...3600).contains(value) { throw ValidationError("\(name) must be between 0 and 3600 seconds") }
         }
-        _ = try iceServers()
     }
 
     /// `--echo-sizes` as numbers (empty when not given).
@@ -213,17 +189,6 @@ struct PeerCommand: AsyncParsableCommand {
         }
     }
 
-    /// The `--stun` and `--turn` servers (W3C `iceServers`).
-    private func iceServers() throws -> [IceServer] {
-        do {
-            return try stun.map { try IceServer(url: "stun:\($0)") } + TurnServers.resolve(turn, credentialsFile: turnCredentialsFile)
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw ValidationError("\(error)")
-        }
-    }
-
     /// Adds `manageCall.received` (the manage-call events received, in order) and, on the
     /// answering side, `attachedData` (the invite's items, in order) to the summary.
     static func withManageCall(_ summary: JSONValue, events: [ManageCallEvent], attachedData: [AttachedData]?) -> JSONValue {
@@ -241,11 +206,11 @@ struct PeerCommand: AsyncParsableCommand {
 
     func run() async throws {
         var peerConfiguration = PeerConfiguration()
-        peerConfiguration.iceServers = try iceServers()
-        if relayOnly { peerConfiguration.iceTransportPolicy = .relay }
-        peerConfiguration.ice.allowedAddresses = iceAddresses
+        peerConfiguration.iceServers = try ice.servers()
+        peerConfiguration.iceTransportPolicy = ice.transportPolicy
+        peerConfiguration.ice.allowedAddresses = ice.iceAddresses
         peerConfiguration.ice.tracePairChecks = tracePairChecks
-        let capture = try pcap.map { try CallCapture(path: $0) }
+        let capture = try trace.openCapture()
         peerConfiguration.packetTap = capture?.tap
 
         let wantsData = data || echoCount != nil
@@ -270,25 +235,15 @@ struct PeerCommand: AsyncParsableCommand {
                            attachedData: try parsedItems(attach, flag: "--attach"),
                            peerConfiguration: peerConfiguration, duration: duration.map { .milliseconds(Int($0 * 1000)) },
                            wait: .milliseconds(Int(wait * 1000)), capture: capture,
-                           statsInterval: statsInterval.map { .milliseconds(Int($0 * 1000)) },
+                           statsInterval: trace.statsPeriod,
                            requestVideoAfter: requestVideoAfter.map { .milliseconds(Int($0 * 1000)) },
                            restartIceAfter: restartIceAfter.map { .milliseconds(Int($0 * 1000)) },
                            expectedToneHz: expectTone,
                            signalTLS: SignalingClientTLS(trustedRootPaths: signalCA.map { [$0] } ?? [])),
             timeline: timeline)
         let summary = await session.run()
-        if let capture, let pcap {
-            let (packets, failures) = capture.close()
-            timeline.log("tern", "pcap: \(packets) decrypted packets written to \(pcap)" + (failures > 0 ? " (\(failures) not written)" : ""))
-        }
-        if let report {
-            let page = CallReportBuilder.report(summary, title: "tern peer (\(user))", timeline: timeline, samples: session.samples.all)
-            do {
-                try HTMLReportRenderer.write(page, to: URL(fileURLWithPath: report))
-                timeline.log("tern", "report written to \(report)")
-            } catch {
-                timeline.log("error", "could not write the report: \(error)")
-            }
+        trace.finish(capture: capture, timeline: timeline) {
+            CallReportBuilder.report(summary, title: "tern peer (\(user))", timeline: timeline, samples: session.samples.all)
         }
         timeline.summary(Self.withManageCall(summary.json, events: session.manageEvents,
                                                   attachedData: session.receivedAttachedData), text: summary.text)

@@ -36,14 +36,7 @@ struct CallCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line; the last line is the summary.")
     var json = false
 
-    @Option(help: "Write alice's decrypted RTP, RTCP and SCTP to this pcap file (tshark -d udp.port==N,rtp).")
-    var pcap: String?
-
-    @Option(help: "Write a self-contained HTML report (timeline, SDPs, ICE, DTLS, charts) to this file.")
-    var report: String?
-
-    @Option(help: "Print each side's whole W3C stats report (getStats()) every this many seconds.")
-    var statsInterval: Double?
+    @OptionGroup var trace: TraceOptions
 
     @Option(name: .customLong("break"), help: "Break one step on purpose to see the failure explained: fingerprint | ice.")
     var breakStep: String?
@@ -53,9 +46,6 @@ struct CallCommand: AsyncParsableCommand {
             throw ValidationError("only --loopback is implemented: two peers on 127.0.0.1 (for one peer against a signaling server, use `tern peer`)")
         }
         guard duration >= 1.5, duration <= 3600 else { throw ValidationError("--duration must be between 1.5 and 3600 seconds") }
-        if let statsInterval, !(0.1...3600).contains(statsInterval) {
-            throw ValidationError("--stats-interval must be between 0.1 and 3600 seconds")
-        }
         var breakStep: LoopbackCall.BreakStep?
         if let name = self.breakStep {
             guard let step = LoopbackCall.BreakStep(rawValue: name) else {
@@ -64,7 +54,7 @@ struct CallCommand: AsyncParsableCommand {
             breakStep = step
         }
         if processes {
-            guard pcap == nil, report == nil, breakStep == nil, statsInterval == nil else {
+            guard !trace.anyGiven, breakStep == nil else {
                 throw ValidationError("--processes runs the peers as children: use tern peer's own --pcap/--report/--stats-interval there; --break is for the in-process call")
             }
             let timeline = Timeline(json: json)
@@ -75,28 +65,18 @@ struct CallCommand: AsyncParsableCommand {
             if !passed { throw ExitCode(1) }
             return
         }
-        let capture = try pcap.map { try CallCapture(path: $0) }
+        let capture = try trace.openCapture()
         let timeline = Timeline(json: json)
         timeline.log("tern", "tern call --loopback: alice calls bob on 127.0.0.1"
             + (breakStep.map { " (breaking \($0.rawValue) on purpose)" } ?? ""))
         var call = LoopbackCall(
             options: .init(duration: .milliseconds(Int(duration * 1000)), audio: audio, video: video, data: data,
                            breakStep: breakStep, capture: capture,
-                           statsInterval: statsInterval.map { .milliseconds(Int($0 * 1000)) }),
+                           statsInterval: trace.statsPeriod),
             timeline: timeline)
         let summary = await call.run()
-        if let capture, let pcap {
-            let (packets, failures) = capture.close()
-            timeline.log("tern", "pcap: \(packets) decrypted packets written to \(pcap)" + (failures > 0 ? " (\(failures) not written)" : ""))
-        }
-        if let report {
-            let page = CallReportBuilder.report(summary, timeline: timeline, samples: call.samples.all)
-            do {
-                try HTMLReportRenderer.write(page, to: URL(fileURLWithPath: report))
-                timeline.log("tern", "report written to \(report)")
-            } catch {
-                timeline.log("error", "could not write the report: \(error)")
-            }
+        trace.finish(capture: capture, timeline: timeline) {
+            CallReportBuilder.report(summary, timeline: timeline, samples: call.samples.all)
         }
         timeline.summary(summary.json, text: summary.text)
         if !summary.steps.allPassed { throw ExitCode(1) }

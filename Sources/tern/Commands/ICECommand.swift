@@ -18,20 +18,7 @@ extension ICECommand {
         static let configuration = CommandConfiguration(
             abstract: "Gather local ICE candidates and print them as a=candidate lines (or JSON).")
 
-        @Option(name: .long, help: "STUN server, HOST:PORT.")
-        var stun: String?
-
-        @Option(name: .long, help: "TURN server, turn:HOST:PORT[?transport=tcp] or turns:… with --turn-credentials-file, or with USER:PASS@ inline (visible in ps) (repeatable).")
-        var turn: [String] = []
-
-        @Option(name: .long, help: "TURN USER:PASS on the first line of this file (or set TERN_TURN_USERNAME and TERN_TURN_PASSWORD).")
-        var turnCredentialsFile: String?
-
-        @Option(name: .long, help: "Gather only on this local address (repeatable).")
-        var address: [String] = []
-
-        @Option(name: .long, help: "ICE transport policy: all or relay.")
-        var policy: String = "all"
+        @OptionGroup var ice: IceOptions
 
         @Flag(name: .long, help: "Also gather ICE-TCP host candidates.")
         var tcp = false
@@ -43,14 +30,7 @@ extension ICECommand {
         var json = false
 
         func run() async throws {
-            var configuration = IceConfiguration()
-            if let stun { configuration.servers.append(try IceServer(url: "stun:\(stun)")) }
-            configuration.servers += try TurnServers.resolve(turn, credentialsFile: turnCredentialsFile)
-            guard let policy = IceTransportPolicy(rawValue: policy) else {
-                throw ValidationError("--policy must be 'all' or 'relay'")
-            }
-            configuration.transportPolicy = policy
-            configuration.allowedAddresses = address
+            var configuration = try ice.applied(to: IceConfiguration())
             configuration.iceTCP = tcp
             let transport = try IceTransport(configuration: configuration, role: .controlling)
             defer { transport.close() }
