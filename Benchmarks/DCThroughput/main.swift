@@ -433,16 +433,12 @@ func logCongestion(of pc: PeerConnection, every interval: Duration) -> Task<Void
     Task.detached {
         let start = wallSeconds()
         while !Task.isCancelled {
-            if let sctp = pc.getStats().entries(ofType: "sctp-transport").first {
-                func int(_ name: String) -> Int64 { if case let .int(v) = sctp[name] { v } else { -1 } }
-                var srtt = -1.0
-                if case let .double(v) = sctp["smoothedRoundTripTime"] { srtt = v * 1000 }
-                let phase: String = if case let .string(v) = sctp["congestionPhase"] { v } else { "?" }
+            if let sctp = pc.getStats().sctpTransport {
                 log(String(format: "cwnd t=%.3f s cwnd %d ssthresh %d flight %d rwnd %d srtt %.1f ms mtu %d %@ "
                            + "retransmitted %d fast-recoveries %d timeouts %d hystart-exits %d",
-                           wallSeconds() - start, int("congestionWindow"), int("slowStartThreshold"), int("bytesInFlight"),
-                           int("receiverWindow"), srtt, int("mtu"), phase, int("retransmittedChunks"),
-                           int("fastRecoveries"), int("retransmissionTimeouts"), int("slowStartExitsOnDelay")))
+                           wallSeconds() - start, sctp.congestionWindow, sctp.slowStartThreshold ?? -1, sctp.bytesInFlight,
+                           sctp.receiverWindow, (sctp.smoothedRoundTripTime ?? -0.001) * 1000, sctp.mtu, sctp.congestionPhase,
+                           sctp.retransmittedChunks, sctp.fastRecoveries, sctp.retransmissionTimeouts, sctp.slowStartExitsOnDelay))
             }
             try? await Task.sleep(for: interval)
         }

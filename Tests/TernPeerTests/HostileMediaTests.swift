@@ -61,7 +61,7 @@ struct HostileMediaTests {
     }
 
     static func counters(_ peer: PeerConnection) -> (replays: Double, authFailures: Double) {
-        let transport = peer.getStats().entries(ofType: "transport").first
-        return (transport?["srtpReplaysDropped"]?.number ?? -1, transport?["srtpAuthenticationFailures"]?.number ?? -1)
+        let transport = peer.getStats().transport
+        return (transport.srtpReplaysDropped.map(Double.init) ?? -1, transport.srtpAuthenticationFailures.map(Double.init) ?? -1)
     }
 }

@@ -145,9 +145,9 @@ final class HostilePeerArena: Sendable {
         }
     }
 
-    /// A value of the victim's `getStats()`: the first entry of `type` (matching `kind` if given).
-    func victimStat(_ type: String, _ name: String, kind: String? = nil) -> Double {
-        victim.getStats().entries(ofType: type).first { kind == nil || $0["kind"] == .string(kind ?? "") }?[name]?.number ?? -1
+    /// A value of the victim's `getStats()`, or -1 when the report does not have it.
+    func victimStat(_ read: (StatsReport) -> Double?) -> Double {
+        read(victim.getStats()) ?? -1
     }
 
     func close() {

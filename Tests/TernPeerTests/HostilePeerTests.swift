@@ -21,7 +21,7 @@ struct HostilePeerTests {
         let arena = try await HostilePeerArena()
         defer { arena.close() }
         #expect(await arena.established(), "\(arena.call.diagnosis)")
-        let audioSSRC = UInt32(arena.victimStat("inbound-rtp", "ssrc", kind: "audio"))
+        let audioSSRC = UInt32(arena.victimStat { $0.inbound(.audio).map { Double($0.counters.ssrc) } })
         let template = try #require(arena.sent.rtp(from: "caller").last { ForgedPacket.ssrc($0) == audioSSRC })
         let before = await ProcessResources.settled()
 
@@ -33,8 +33,8 @@ struct HostilePeerTests {
             if index % 500 == 499 { try await Task.sleep(for: .milliseconds(5)) }
         }
         // ~6e7 packets "lost": 20,000 jumps of 2,999 (more than 900 trips round the 16-bit space).
-        #expect(await eventually { arena.victimStat("inbound-rtp", "packetsLost", kind: "audio") > 10_000_000 },
-                "packetsLost \(arena.victimStat("inbound-rtp", "packetsLost", kind: "audio"))")
+        #expect(await eventually { arena.victimStat { $0.inbound(.audio).map { Double($0.counters.packetsLost) } } > 10_000_000 },
+                "packetsLost \(arena.victimStat { $0.inbound(.audio).map { Double($0.counters.packetsLost) } })")
         await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 
@@ -43,7 +43,7 @@ struct HostilePeerTests {
         let arena = try await HostilePeerArena(callerVideo: false)
         defer { arena.close() }
         #expect(await arena.established(), "\(arena.call.diagnosis)")
-        let audioSSRC = UInt32(arena.victimStat("inbound-rtp", "ssrc", kind: "audio"))
+        let audioSSRC = UInt32(arena.victimStat { $0.inbound(.audio).map { Double($0.counters.ssrc) } })
         // The first packets carry the MID header extension (RFC 8843 §15): the attack copies one.
         let template = try #require(arena.sent.rtp(from: "caller").first { ForgedPacket.ssrc($0) == audioSSRC })
         let before = await ProcessResources.settled()
@@ -54,9 +54,9 @@ struct HostilePeerTests {
             try arena.sendRTP(packet)
             if index % 100 == 99 { try await Task.sleep(for: .milliseconds(5)) }
         }
-        #expect(await eventually { arena.victimStat("transport", "rtpStreamsRefused") >= 1_900 },
-                "refused \(arena.victimStat("transport", "rtpStreamsRefused"))")
-        #expect(arena.victim.getStats().entries(ofType: "inbound-rtp").count <= 1 + 8, "receivers are capped per m-section")
+        #expect(await eventually { arena.victimStat { $0.transport.rtpStreamsRefused.map(Double.init) } >= 1_900 },
+                "refused \(arena.victimStat { $0.transport.rtpStreamsRefused.map(Double.init) })")
+        #expect(arena.victim.getStats().inboundRTP.count <= 1 + 8, "receivers are capped per m-section")
         let track = try #require(arena.atCallee.track(.audio))
         #expect(await receivesMore(track), "the victim's own audio goes on")
         await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
@@ -88,8 +88,8 @@ struct HostilePeerTests {
             }
             try await Task.sleep(for: .milliseconds(1))
         }
-        #expect(await eventually { arena.victimStat("sctp-transport", "fragmentsRefused") > 0 },
-                "fragmentsRefused \(arena.victimStat("sctp-transport", "fragmentsRefused"))")
+        #expect(await eventually { arena.victimStat { $0.sctpTransport.map { Double($0.fragmentsRefused) } } > 0 },
+                "fragmentsRefused \(arena.victimStat { $0.sctpTransport.map { Double($0.fragmentsRefused) } })")
         await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 
@@ -157,7 +157,7 @@ struct HostilePeerTests {
         let arena = try await HostilePeerArena(callerVideo: false)
         defer { arena.close() }
         #expect(await arena.established(), "\(arena.call.diagnosis)")
-        let dropped = arena.victimStat("transport", "remoteCandidatesDropped")
+        let dropped = arena.victimStat { $0.transport.remoteCandidatesDropped.map(Double.init) }
         let before = await ProcessResources.settled()
 
         var refused = 0
@@ -175,8 +175,8 @@ struct HostilePeerTests {
         // The rest reach ICE: past maximumMDNSCandidates dropped at once, the others when their
         // queries go unanswered.
         let limit = PeerConfiguration.loopback.ice.maximumMDNSCandidates
-        #expect(await eventually { thrown + arena.victimStat("transport", "remoteCandidatesDropped") - dropped >= Double(5_000 - limit) },
-                "refused \(thrown), dropped \(arena.victimStat("transport", "remoteCandidatesDropped") - dropped)")
+        #expect(await eventually { thrown + arena.victimStat { $0.transport.remoteCandidatesDropped.map(Double.init) } - dropped >= Double(5_000 - limit) },
+                "refused \(thrown), dropped \(arena.victimStat { $0.transport.remoteCandidatesDropped.map(Double.init) } - dropped)")
         await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 
@@ -207,7 +207,7 @@ struct HostilePeerTests {
         let arena = try await HostilePeerArena(victimIsCaller: true)
         defer { arena.close() }
         #expect(await arena.established(), "\(arena.call.diagnosis)")
-        let videoSSRC = UInt32(arena.victimStat("outbound-rtp", "ssrc", kind: "video"))
+        let videoSSRC = UInt32(arena.victimStat { $0.outbound(.video).map { Double($0.counters.ssrc) } })
         let before = await ProcessResources.settled()
 
         // 16 NACKs of 256 entries, each entry a packet and the 16 after it: all 65,536 numbers.
@@ -220,9 +220,9 @@ struct HostilePeerTests {
             for packet in storm { try arena.sendRTCP(packet) }
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(await eventually { arena.victimStat("outbound-rtp", "nackRequestsRateLimited", kind: "video") > 0 })
-        let sent = arena.victimStat("outbound-rtp", "bytesSent", kind: "video")
-        let resent = arena.victimStat("outbound-rtp", "retransmittedBytesSent", kind: "video")
+        #expect(await eventually { arena.victimStat { $0.outbound(.video).map { Double($0.nackRequestsRateLimited) } } > 0 })
+        let sent = arena.victimStat { $0.outbound(.video).map { Double($0.counters.bytesSent) } }
+        let resent = arena.victimStat { $0.outbound(.video).map { Double($0.counters.retransmittedBytesSent) } }
         #expect(resent <= sent, "resent \(resent) of \(sent) bytes")
         await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
@@ -232,8 +232,8 @@ struct HostilePeerTests {
         let arena = try await HostilePeerArena(victimIsCaller: true)
         defer { arena.close() }
         #expect(await arena.established(), "\(arena.call.diagnosis)")
-        let videoSSRC = UInt32(arena.victimStat("outbound-rtp", "ssrc", kind: "video"))
-        let malformedBefore = arena.victimStat("transport", "malformedPacketsDropped")
+        let videoSSRC = UInt32(arena.victimStat { $0.outbound(.video).map { Double($0.counters.ssrc) } })
+        let malformedBefore = arena.victimStat { $0.transport.malformedPacketsDropped.map(Double.init) }
         let before = await ProcessResources.settled()
 
         let rr = ForgedPacket.emptyReceiverReport(sender: 0x0bad_f00d)
@@ -245,8 +245,8 @@ struct HostilePeerTests {
             try arena.sendRTCP(noDeltas)
             if index % 200 == 199 { try await Task.sleep(for: .milliseconds(5)) }
         }
-        #expect(await eventually { arena.victimStat("transport", "malformedPacketsDropped") >= malformedBefore + 1_000 },
-                "malformed \(malformedBefore) → \(arena.victimStat("transport", "malformedPacketsDropped"))")
+        #expect(await eventually { arena.victimStat { $0.transport.malformedPacketsDropped.map(Double.init) } >= malformedBefore + 1_000 },
+                "malformed \(malformedBefore) → \(arena.victimStat { $0.transport.malformedPacketsDropped.map(Double.init) })")
         await arena.expectSurvived(since: before, boundKiB: Self.rssBound)
     }
 }

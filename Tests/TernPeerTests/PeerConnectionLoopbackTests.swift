@@ -135,8 +135,7 @@ struct PeerConnectionLoopbackTests {
         #expect(counters == counters.sorted())
 
         let stats = pair.callee.getStats()
-        let inbound = stats.entries(ofType: "inbound-rtp")
-        #expect(inbound.count == 2)
-        #expect(inbound.allSatisfy { ($0["packetsReceived"]?.number ?? 0) > 0 })
+        #expect(stats.inboundRTP.count == 2)
+        #expect(stats.inboundRTP.allSatisfy { $0.counters.packetsReceived > 0 })
     }
 }

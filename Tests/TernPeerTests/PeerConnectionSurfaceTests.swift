@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import TernCore
@@ -54,8 +55,8 @@ struct PeerConnectionSurfaceTests {
         }
         #expect(await eventually { tapped.withLock { $0.contains(.rtp) } })
         #expect(!tapped.withLock { $0.contains(.sctp) }, "no SCTP packet was sent or received")
-        #expect(pair.caller.getStats().entries(ofType: "data-channel").isEmpty)
-        #expect(pair.caller.getStats().entries(ofType: "sctp-transport").isEmpty)
+        #expect(pair.caller.getStats().dataChannels.isEmpty)
+        #expect(pair.caller.getStats().sctpTransport == nil)
     }
 
     @Test("an audio + video + data call's getStats has all twelve W3C entry types (and sctp-transport) with their standard fields")
@@ -75,41 +76,50 @@ struct PeerConnectionSurfaceTests {
             try audio.sender.send(audio: tone.nextFrame())
             try video.sender.send(video: pattern.nextFrame())
             try await Task.sleep(for: .milliseconds(20))
-            if pair.caller.getStats().entries(ofType: "remote-inbound-rtp").count == 2 { break }
+            if pair.caller.getStats().remoteInboundRTP.count == 2 { break }
         }
         // The callee received; the caller's report then has both directions' entries.
         let report = pair.caller.getStats()
-        let types = Set(report.entries.map(\.type))
         let expected: Set = ["candidate-pair", "local-candidate", "remote-candidate", "transport", "certificate", "codec",
                              "outbound-rtp", "remote-inbound-rtp", "media-source", "data-channel", "peer-connection"]
-        #expect(expected.isSubset(of: types), "missing: \(expected.subtracting(types))")
+        #expect(expected.isSubset(of: report.types), "missing: \(expected.subtracting(report.types))")
         // inbound-rtp needs the callee to send: check it on the callee, which receives both kinds.
-        #expect(await eventually { pair.callee.getStats().entries(ofType: "inbound-rtp").count == 2 })
+        #expect(await eventually { pair.callee.getStats().inboundRTP.count == 2 })
         let callee = pair.callee.getStats()
-        let inbound = callee.entries(ofType: "inbound-rtp")
-        let inboundVideo = try #require(inbound.first { $0["kind"] == .string("video") })
-        #expect(inboundVideo["frameWidth"] == .int(160) && inboundVideo["frameHeight"] == .int(120), "the size the caller sent")
+        let inboundVideo = try #require(callee.inbound(.video))
+        #expect(inboundVideo.frameWidth == 160 && inboundVideo.frameHeight == 120, "the size the caller sent")
+        // The JSON form is what browsers report: flat objects with id, type, timestamp and the
+        // W3C field names, the RTP layer's counters beside the peer's own fields.
+        func entries(_ report: StatsReport, _ type: String) throws -> [[String: Any]] {
+            let data = try #require(report.jsonString().data(using: .utf8))
+            let all = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+            #expect(all.allSatisfy { $0["id"] is String && $0["timestamp"] is Double }, "every entry has id and timestamp")
+            return all.filter { $0["type"] as? String == type }
+        }
+        let inbound = try entries(callee, "inbound-rtp")
+        #expect(inbound.count == 2)
         for entry in inbound {
-            for field in ["ssrc", "kind", "packetsReceived", "bytesReceived", "packetsLost", "jitter"] {
+            for field in ["ssrc", "kind", "mid", "packetsReceived", "bytesReceived", "packetsLost", "jitter", "codecId"] {
                 #expect(entry[field] != nil, "inbound-rtp without \(field)")
             }
         }
-        for entry in report.entries(ofType: "outbound-rtp") {
-            for field in ["ssrc", "kind", "packetsSent", "bytesSent"] { #expect(entry[field] != nil, "outbound-rtp without \(field)") }
+        for entry in try entries(report, "outbound-rtp") {
+            for field in ["ssrc", "kind", "packetsSent", "bytesSent", "remoteId"] { #expect(entry[field] != nil, "outbound-rtp without \(field)") }
         }
-        let pairEntry = try #require(report.entries(ofType: "candidate-pair").first)
+        let pairEntry = try #require(try entries(report, "candidate-pair").first)
         for field in ["state", "nominated", "localCandidateId", "remoteCandidateId"] {
             #expect(pairEntry[field] != nil, "candidate-pair without \(field)")
         }
-        let dataChannel = try #require(report.entries(ofType: "data-channel").first)
+        let dataChannel = try #require(try entries(report, "data-channel").first)
         for field in ["label", "state", "messagesSent", "bytesSent", "messagesReceived", "bytesReceived"] {
             #expect(dataChannel[field] != nil, "data-channel without \(field)")
         }
         // RTCSctpTransportStats: the DCEP exchange gave the association an RTT sample.
-        let sctp = try #require(report.entries(ofType: "sctp-transport").first)
+        let sctp = try #require(try entries(report, "sctp-transport").first)
         for field in ["transportId", "congestionWindow", "receiverWindow", "mtu", "unackData", "smoothedRoundTripTime"] {
             #expect(sctp[field] != nil, "sctp-transport without \(field)")
         }
+        #expect(report.sctpTransport?.smoothedRoundTripTime != nil)
     }
 }
 

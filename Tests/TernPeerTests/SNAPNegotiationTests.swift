@@ -35,7 +35,7 @@ import TernSDP
     }
 
     private func withoutHandshake(_ peer: PeerConnection) -> Bool {
-        peer.getStats().entries(ofType: "sctp-transport").first?["establishedWithoutHandshake"] == .bool(true)
+        peer.getStats().sctpTransport?.establishedWithoutHandshake == true
     }
 
     @Test func twoTernPeersSkipTheSCTPHandshake() async throws {

@@ -1,5 +1,5 @@
 /// Fields of W3C `RTCInboundRtpStreamStats` (webrtc-stats §8.4) that RTP reception provides.
-public struct InboundRTPStreamStats: Sendable, Equatable {
+public struct InboundRTPStreamStats: Sendable, Equatable, Encodable {
     /// The received stream's SSRC.
     public var ssrc: UInt32
     /// Packets counted as received (RFC 3550 A.1).

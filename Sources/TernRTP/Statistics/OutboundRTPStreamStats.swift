@@ -1,5 +1,5 @@
 /// Fields of W3C `RTCOutboundRtpStreamStats` (webrtc-stats §8.7).
-public struct OutboundRTPStreamStats: Sendable, Equatable {
+public struct OutboundRTPStreamStats: Sendable, Equatable, Encodable {
     /// The sent stream's SSRC.
     public var ssrc: UInt32
     /// RTP packets sent, retransmissions excluded.

@@ -1,6 +1,6 @@
 /// Fields of W3C `RTCRemoteInboundRtpStreamStats` (webrtc-stats §8.6): the remote
 /// receiver's view of our stream, from its report blocks.
-public struct RemoteInboundRTPStreamStats: Sendable, Equatable {
+public struct RemoteInboundRTPStreamStats: Sendable, Equatable, Encodable {
     /// Our stream's SSRC, as reported on.
     public var ssrc: UInt32
     /// Cumulative packets lost as reported.

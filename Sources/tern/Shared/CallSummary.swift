@@ -77,9 +77,9 @@ struct CallSummary {
         callerStates = local.snapshot.callStates
         if let connection = local.snapshot.peer {
             readTransport(of: connection)
-            let outbound = connection.getStats().entries(ofType: "outbound-rtp")
-            peer?.audioPacketsSent = Int(outbound.first { $0["kind"] == .string("audio") }?["packetsSent"]?.number ?? 0)
-            peer?.videoPacketsSent = Int(outbound.first { $0["kind"] == .string("video") }?["packetsSent"]?.number ?? 0)
+            let stats = connection.getStats()
+            peer?.audioPacketsSent = Int(stats.outbound(.audio)?.counters.packetsSent ?? 0)
+            peer?.videoPacketsSent = Int(stats.outbound(.video)?.counters.packetsSent ?? 0)
         }
         readMedia(receivedBy: local)
         offerSDP = local.snapshot.offer
@@ -93,10 +93,10 @@ struct CallSummary {
         cipherSuite = peer.dtlsConnectionInfo?.cipherSuite
         dtlsDescription = peer.dtlsConnectionInfo?.description
         let stats = peer.getStats()
-        if let sctp = stats.entries(ofType: "sctp-transport").first {
-            setupPath = sctp["establishedWithoutHandshake"] == .bool(true) ? "snap" : "none"
+        if let sctp = stats.sctpTransport {
+            setupPath = sctp.establishedWithoutHandshake ? "snap" : "none"
         }
-        pairRoundTripMs = stats.entries(ofType: "candidate-pair").first?["currentRoundTripTime"]?.number.map { $0 * 1000 }
+        pairRoundTripMs = stats.candidatePair?.currentRoundTripTime.map { $0 * 1000 }
         candidates = peer.iceTrace?.entries.compactMap { entry -> (local: Bool, candidate: IceCandidate)? in
             switch entry.event {
             case let .localCandidate(candidate, _): (true, candidate)
@@ -114,8 +114,7 @@ struct CallSummary {
 
     private mutating func readMedia(receivedBy receiver: CallParticipant) {
         let stats = receiver.snapshot.peer?.getStats()
-        let audio = stats?.entries(ofType: "inbound-rtp").first { $0["kind"] == .string("audio") }
-        audioPacketsReceived = Int(audio?["packetsReceived"]?.number ?? 0)
+        audioPacketsReceived = Int(stats?.inbound(.audio)?.counters.packetsReceived ?? 0)
         detectedToneHz = receiver.detectedToneHz
         videoFramesDecoded = receiver.snapshot.tracks.filter { $0.info.kind == .video }.map(\.framesDecoded).reduce(0, +)
         videoResolution = receiver.snapshot.tracks.compactMap(\.frameSize).last.map { "\($0.width)x\($0.height)" }

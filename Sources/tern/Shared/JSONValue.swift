@@ -41,3 +41,27 @@ extension JSONValue: Encodable {
         }
     }
 }
+
+extension JSONValue: Decodable {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int.self) { self = .int(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    /// A scalar as text (`1`, `true`, `abc`); nil for arrays, objects and null.
+    var plainText: String? {
+        switch self {
+        case let .string(value): value
+        case let .int(value): String(value)
+        case let .number(value): String(value)
+        case let .bool(value): String(value)
+        case .array, .object, .null: nil
+        }
+    }
+}

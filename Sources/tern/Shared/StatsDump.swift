@@ -1,3 +1,4 @@
+import Foundation
 import TernPeer
 
 /// `--stats-interval`: the whole W3C stats report (`PeerConnection.getStats()`) of each
@@ -17,28 +18,22 @@ enum StatsDump {
 
     static func dump(_ participant: CallParticipant, timeline: Timeline) {
         guard let peer = participant.snapshot.peer else { return }
-        let report = peer.getStats()
-        let title = "\(participant.name): W3C stats report, \(report.entries.count) entries"
-        let entries = report.entries.map { entry -> JSONValue in
-            var object: [String: JSONValue] = ["id": .string(entry.id), "type": .string(entry.type),
-                                               "timestamp": .number(entry.timestamp)]
-            for (name, value) in entry.values { object[name] = json(value) }
-            return .object(object)
+        // The report's own JSON form (what browsers report), read back as values to log.
+        let entries: [JSONValue]
+        if let data = peer.getStats().jsonString().data(using: .utf8),
+           case let .array(values) = (try? JSONDecoder().decode(JSONValue.self, from: data)) ?? .null {
+            entries = values
+        } else {
+            entries = []
         }
-        let text = report.entries.map { entry in
-            let fields = entry.values.keys.sorted().compactMap { name in entry[name].map { "\(name)=\($0)" } }
-            return "\(entry.type) \(entry.id): " + fields.joined(separator: " ")
+        let text = entries.map { entry -> String in
+            guard case let .object(fields) = entry else { return "" }
+            let head = [fields["type"], fields["id"]].compactMap { $0?.plainText }.joined(separator: " ")
+            let rest = fields.keys.sorted().filter { !["type", "id", "timestamp"].contains($0) }
+                .compactMap { name in fields[name]?.plainText.map { "\(name)=\($0)" } }
+            return head + ": " + rest.joined(separator: " ")
         }.joined(separator: "\n")
-        timeline.block("w3cstats", title, text, fields: ["who": .string(participant.name), "report": .array(entries)],
-                       jsonCarriesText: false)
-    }
-
-    private static func json(_ value: StatsValue) -> JSONValue {
-        switch value {
-        case let .string(text): .string(text)
-        case let .int(number): .int(Int(number))
-        case let .double(number): .number(number)
-        case let .bool(flag): .bool(flag)
-        }
+        timeline.block("w3cstats", "\(participant.name): W3C stats report, \(entries.count) entries", text,
+                       fields: ["who": .string(participant.name), "report": .array(entries)], jsonCarriesText: false)
     }
 }

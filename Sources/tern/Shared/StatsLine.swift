@@ -84,17 +84,13 @@ enum StatsLine {
             text += " of \(total) s (\(max(0, total - second)) s left)"
         }
         guard let report = receiver.snapshot.peer?.getStats() else { return text }
-        let inbound = report.entries(ofType: "inbound-rtp")
-        let audio = inbound.first { $0["kind"] == .string("audio") }
-        let video = inbound.first { $0["kind"] == .string("video") }
         text += " · \(receiver.name) in:"
-        if let packets = audio?["packetsReceived"]?.number {
-            text += " audio \(Int(packets)) pkts" + (receiver.detectedToneHz.map { ", \(Int($0)) Hz" } ?? "")
+        if let audio = report.inbound(.audio) {
+            text += " audio \(audio.counters.packetsReceived) pkts" + (receiver.detectedToneHz.map { ", \(Int($0)) Hz" } ?? "")
         }
-        if let frames = video?["framesDecoded"]?.number { text += " · video \(Int(frames)) frames" }
-        let channels = report.entries(ofType: "data-channel")
-        let messages = channels.compactMap { $0["messagesReceived"]?.number }.reduce(0, +)
-        if !channels.isEmpty { text += " · \(Int(messages)) messages" }
+        if let frames = report.inbound(.video)?.framesDecoded { text += " · video \(frames) frames" }
+        let messages = report.dataChannels.map(\.messagesReceived).reduce(0, +)
+        if !report.dataChannels.isEmpty { text += " · \(messages) messages" }
         return text
     }
 
@@ -102,49 +98,48 @@ enum StatsLine {
                     previous: inout Totals) -> CallStatsSample? {
         guard let peer = receiver.snapshot.peer else { return nil }
         let report = peer.getStats()
-        let inbound = report.entries(ofType: "inbound-rtp")
-        let audio = inbound.first { $0["kind"] == .string("audio") }
-        let video = inbound.first { $0["kind"] == .string("video") }
+        let audio = report.inbound(.audio)?.counters, video = report.inbound(.video)
         let senderReport = sender.snapshot.peer?.getStats()
-        let rtt = senderReport?.entries(ofType: "remote-inbound-rtp").compactMap { $0["roundTripTime"]?.number }.first
-        // The sending side's SCTP association (its `sctp-transport` entry): window, RTT, repairs.
-        let sctp = senderReport?.entries(ofType: "sctp-transport").first
-        func int(_ entry: StatsReport.Entry?, _ key: String) -> Int { Int(entry?[key]?.number ?? 0) }
-        let jitterMs = (audio?["jitter"]?.number ?? 0) * 1000
+        let rtt = senderReport?.remoteInboundRTP.compactMap(\.counters.roundTripTime).first
+        // The sending side's SCTP association: window, RTT, repairs.
+        let sctp = senderReport?.sctpTransport
+        let audioPackets = Int(audio?.packetsReceived ?? 0), audioBytes = Int(audio?.bytesReceived ?? 0)
+        let audioLost = Int(audio?.packetsLost ?? 0), videoLost = Int(video?.counters.packetsLost ?? 0)
+        let videoPackets = Int(video?.counters.packetsReceived ?? 0), framesDecoded = video?.framesDecoded ?? 0
+        let jitterMs = (audio?.jitter ?? 0) * 1000
         let tone = receiver.detectedToneHz.map { "\(Int($0)) Hz" } ?? "-"
-        var text = "t=\(second)s \(receiver.name) receives: audio \(int(audio, "packetsReceived")) pkts \(int(audio, "bytesReceived")) B"
-        text += " lost \(int(audio, "packetsLost")) jitter \(String(format: "%.2f", jitterMs)) ms tone \(tone)"
-        text += " | video \(int(video, "packetsReceived")) pkts, \(int(video, "framesDecoded")) frames decoded"
+        var text = "t=\(second)s \(receiver.name) receives: audio \(audioPackets) pkts \(audioBytes) B"
+        text += " lost \(audioLost) jitter \(String(format: "%.2f", jitterMs)) ms tone \(tone)"
+        text += " | video \(videoPackets) pkts, \(framesDecoded) frames decoded"
         text += " | rtt \(rtt.map { String(format: "%.2f ms", $0 * 1000) } ?? "-")"
-        let sctpRttMs = sctp?["smoothedRoundTripTime"]?.number.map { $0 * 1000 }
+        let sctpRttMs = sctp?.smoothedRoundTripTime.map { $0 * 1000 }
         if let sctp {
-            text += " | sctp \(sender.name) cwnd \(int(sctp, "congestionWindow")) B"
+            text += " | sctp \(sender.name) cwnd \(sctp.congestionWindow) B"
             text += " srtt \(sctpRttMs.map { String(format: "%.2f ms", $0) } ?? "-")"
-            text += " retransmitted \(int(sctp, "retransmittedChunks")) chunks"
+            text += " retransmitted \(sctp.retransmittedChunks) chunks"
         }
-        let received = inbound.map { int($0, "bytesReceived") }.reduce(0, +)
-        let sent = senderReport?.entries(ofType: "outbound-rtp").map { int($0, "bytesSent") }.reduce(0, +) ?? 0
-        let framesDecoded = int(video, "framesDecoded")
+        let received = report.inboundRTP.map { Int($0.counters.bytesReceived) }.reduce(0, +)
+        let sent = senderReport?.outboundRTP.map { Int($0.counters.bytesSent) }.reduce(0, +) ?? 0
         defer { previous = Totals(received: received, sent: sent, framesDecoded: framesDecoded) }
         let sample = CallStatsSample(
             tSeconds: time, sentKbps: Double(sent - previous.sent) * 8 / 1000 / max(0.05, time - Double(second - 1)),
             receivedKbps: Double(received - previous.received) * 8 / 1000 / max(0.05, time - Double(second - 1)),
-            packetsLost: Double(int(audio, "packetsLost") + int(video, "packetsLost")), jitterMs: jitterMs,
+            packetsLost: Double(audioLost + videoLost), jitterMs: jitterMs,
             rttMs: rtt.map { $0 * 1000 }, framesDecoded: Double(max(0, framesDecoded - previous.framesDecoded)),
             audioLevel: receiver.audioLevel)
         timeline.log("stats", text, fields: [
             "second": .int(second),
-            "audioPacketsReceived": .int(int(audio, "packetsReceived")),
-            "audioBytesReceived": .int(int(audio, "bytesReceived")),
-            "audioPacketsLost": .int(int(audio, "packetsLost")),
+            "audioPacketsReceived": .int(audioPackets),
+            "audioBytesReceived": .int(audioBytes),
+            "audioPacketsLost": .int(audioLost),
             "jitterMs": .number(jitterMs),
-            "videoPacketsReceived": .int(int(video, "packetsReceived")),
-            "videoFramesDecoded": .int(int(video, "framesDecoded")),
+            "videoPacketsReceived": .int(videoPackets),
+            "videoFramesDecoded": .int(framesDecoded),
             "rttMs": rtt.map { .number($0 * 1000) } ?? .null,
             "detectedToneHz": receiver.detectedToneHz.map { .number($0) } ?? .null,
-            "sctpCongestionWindow": sctp.map { .int(int($0, "congestionWindow")) } ?? .null,
+            "sctpCongestionWindow": sctp.map { .int($0.congestionWindow) } ?? .null,
             "sctpSmoothedRttMs": sctpRttMs.map { .number($0) } ?? .null,
-            "sctpRetransmittedChunks": sctp.map { .int(int($0, "retransmittedChunks")) } ?? .null,
+            "sctpRetransmittedChunks": sctp.map { .int($0.retransmittedChunks) } ?? .null,
         ])
         return sample
     }

@@ -83,7 +83,7 @@ extension PeerSession {
             steps.fail("ice restart", "\(ufrags); ICE \(peer.iceConnectionState.rawValue), signaling \(peer.signalingState.rawValue) after 10 s")
             return
         }
-        let packets = { Int(peer.getStats().entries(ofType: "inbound-rtp").first { $0["kind"] == .string("audio") }?["packetsReceived"]?.number ?? 0) }
+        let packets = { Int(peer.getStats().inbound(.audio)?.counters.packetsReceived ?? 0) }
         let start = packets()
         _ = await waitFor(seconds: 3) { false }
         let during = packets() - start

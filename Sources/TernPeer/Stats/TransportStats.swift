@@ -1,0 +1,72 @@
+/// W3C `RTCPeerConnectionStats`.
+public struct PeerConnectionStats: Sendable, Encodable {
+    static let type = "peer-connection"
+    public var id = "PC"
+    public var dataChannelsOpened: Int
+    public var dataChannelsClosed: Int
+}
+
+/// W3C `RTCTransportStats` (the one bundled transport), plus what the transport refused.
+public struct TransportStats: Sendable, Encodable {
+    static let type = "transport"
+    public var id = "T"
+    public var iceState: String
+    public var dtlsState: String
+    public var selectedCandidatePairId: String?
+    public var dtlsRole: String?
+    public var tlsVersion: String?
+    public var dtlsCipher: String?
+    public var srtpCipher: String?
+    public var localCertificateId: String?
+    public var remoteCertificateId: String?
+    /// Not W3C: remote candidates refused (unusable, over a limit, mDNS names that do not resolve).
+    public var remoteCandidatesDropped: Int?
+    /// Not W3C: SRTP packets whose authentication tag did not verify.
+    public var srtpAuthenticationFailures: Int?
+    /// Not W3C: SRTP packets refused as replays.
+    public var srtpReplaysDropped: Int?
+    /// Not W3C: datagrams and packets that did not parse, dropped and counted.
+    public var malformedPacketsDropped: Int?
+    /// Not W3C: RTP packets for no configured stream.
+    public var unroutableRtpPackets: Int?
+    /// Not W3C: new RTP streams refused past the per-section limit.
+    public var rtpStreamsRefused: Int?
+    /// Not W3C: RTCP senders refused past the limit.
+    public var rtcpSendersRefused: Int?
+}
+
+/// W3C `RTCIceCandidatePairStats` of the selected pair.
+public struct CandidatePairStats: Sendable, Encodable {
+    static let type = "candidate-pair"
+    public var id = "CP"
+    public var localCandidateId = "LC"
+    public var remoteCandidateId = "RC"
+    public var transportId = "T"
+    public var state = "succeeded"
+    public var nominated = true
+    public var totalRoundTripTime: Double
+    /// Absent until a measurement exists (a peer that does not answer Tern's probe).
+    public var currentRoundTripTime: Double?
+    public var requestsSent: UInt64
+    public var responsesReceived: UInt64
+}
+
+/// W3C `RTCIceCandidateStats` (`local-candidate` or `remote-candidate`).
+public struct IceCandidateStats: Sendable, Encodable {
+    public var id: String
+    public var transportId = "T"
+    public var address: String
+    public var port: Int
+    /// `udp` or `tcp`.
+    public var `protocol`: String
+    public var candidateType: String
+    public var priority: Int
+}
+
+/// W3C `RTCCertificateStats`.
+public struct CertificateStats: Sendable, Encodable {
+    static let type = "certificate"
+    public var id: String
+    public var fingerprint: String
+    public var fingerprintAlgorithm: String
+}
