@@ -100,7 +100,7 @@ public final class DTLSEndpoint {
             return
         default: break
         }
-        guard DTLSRecordFraming.isWellFormed(datagram, from: DTLSRoleOfPeer(isClient: role == .server)) else {
+        guard DTLSRecordFraming.isWellFormed(datagram, from: role.peer) else {
             statistics.malformedDatagramsDropped += 1
             return
         }

@@ -1,3 +1,4 @@
+import TernCore
 /// A structural check of a datagram's DTLS records before OpenSSL sees it.
 ///
 /// ```
@@ -33,7 +34,7 @@ enum DTLSRecordFraming {
     static let handshakeHeaderLength = 12
 
     /// True when `datagram` is a sequence of complete DTLS records a peer playing `peerRole` may send.
-    static func isWellFormed(_ datagram: [UInt8], from peerRole: DTLSRoleOfPeer) -> Bool {
+    static func isWellFormed(_ datagram: [UInt8], from peerRole: DTLSRole) -> Bool {
         var offset = 0
         guard !datagram.isEmpty else { return false }
         while offset < datagram.count {
@@ -52,7 +53,7 @@ enum DTLSRecordFraming {
         return true
     }
 
-    private static func isPlausiblePlaintext(contentType: UInt8, body: ArraySlice<UInt8>, from peerRole: DTLSRoleOfPeer) -> Bool {
+    private static func isPlausiblePlaintext(contentType: UInt8, body: ArraySlice<UInt8>, from peerRole: DTLSRole) -> Bool {
         switch contentType {
         case 20: return body.count == 1 && body.first == 1
         case 21: return body.count == 2 && (body.first == 1 || body.first == 2)
@@ -61,7 +62,7 @@ enum DTLSRecordFraming {
         }
     }
 
-    private static func handshakeFragmentsTile(_ body: ArraySlice<UInt8>, from peerRole: DTLSRoleOfPeer) -> Bool {
+    private static func handshakeFragmentsTile(_ body: ArraySlice<UInt8>, from peerRole: DTLSRole) -> Bool {
         var index = body.startIndex
         guard !body.isEmpty else { return false }
         while index < body.endIndex {
@@ -89,19 +90,17 @@ enum DTLSRecordFraming {
     }
 }
 
-/// The role of the endpoint that sent a datagram, for `DTLSRecordFraming`.
-struct DTLSRoleOfPeer {
-    /// True when the peer is the DTLS client.
-    var isClient: Bool
-
+extension DTLSRole {
     /// Plaintext (epoch 0) handshake messages each role sends in DTLS 1.2 (RFC 5246 §7.4).
     func sendsPlaintext(handshakeType type: UInt8) -> Bool {
-        if isClient {
+        switch self {
+        case .client:
             // client_hello, certificate, certificate_verify, client_key_exchange
-            return [1, 11, 15, 16].contains(type)
+            [1, 11, 15, 16].contains(type)
+        case .server:
+            // hello_request, server_hello, hello_verify_request, new_session_ticket, certificate,
+            // server_key_exchange, certificate_request, server_hello_done
+            [0, 2, 3, 4, 11, 12, 13, 14].contains(type)
         }
-        // hello_request, server_hello, hello_verify_request, new_session_ticket, certificate,
-        // server_key_exchange, certificate_request, server_hello_done
-        return [0, 2, 3, 4, 11, 12, 13, 14].contains(type)
     }
 }

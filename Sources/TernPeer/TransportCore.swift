@@ -65,7 +65,7 @@ final class TransportCore {
         self.dtls = try DTLSEndpoint(configuration: parameters.dtls)
         self.media = media
         self.sctp = parameters.dataChannels.map { channels in
-            DataChannelEndpoint(role: parameters.dtls.role == .client ? .client : .server,
+            DataChannelEndpoint(role: parameters.dtls.role,
                                 config: Self.sctpConfiguration(parameters.sctp, remoteMaxPacket: channels.remoteMaxPacket),
                                 remoteMaxMessageSize: channels.remoteMaxMessageSize,
                                 localInit: parameters.sctpInit, peerInit: channels.remoteInit)
@@ -198,7 +198,7 @@ final class TransportCore {
             sctp.remoteMaxMessageSize = channels.remoteMaxMessageSize
             return
         }
-        let endpoint = DataChannelEndpoint(role: parameters.dtls.role == .client ? .client : .server,
+        let endpoint = DataChannelEndpoint(role: parameters.dtls.role,
                                            config: Self.sctpConfiguration(parameters.sctp, remoteMaxPacket: channels.remoteMaxPacket),
                                            remoteMaxMessageSize: channels.remoteMaxMessageSize,
                                            localInit: parameters.sctpInit, peerInit: channels.remoteInit)

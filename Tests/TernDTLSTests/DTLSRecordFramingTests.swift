@@ -1,9 +1,10 @@
 import Testing
 @testable import TernDTLS
+import TernCore
 
 @Suite struct DTLSRecordFramingTests {
-    static let fromClient = DTLSRoleOfPeer(isClient: true)
-    static let fromServer = DTLSRoleOfPeer(isClient: false)
+    static let fromClient = DTLSRole.client
+    static let fromServer = DTLSRole.server
 
     /// A record header: type, DTLS 1.2, epoch, sequence 0, length.
     static func record(_ type: UInt8, epoch: UInt8 = 0, _ body: [UInt8]) -> [UInt8] {
@@ -30,7 +31,7 @@ import Testing
 
     @Test func rejectsWhatNoCorrectPeerSends() {
         let hello = Self.fragment(1, total: 4, [0xFE, 0xFD, 0, 0])
-        let cases: [([UInt8], DTLSRoleOfPeer, String)] = [
+        let cases: [([UInt8], DTLSRole, String)] = [
             ([], Self.fromClient, "empty"),
             (Array(Self.record(22, hello).dropLast()), Self.fromClient, "truncated record"),
             (Array(Self.record(22, hello).prefix(10)), Self.fromClient, "truncated header"),

@@ -18,4 +18,7 @@ public enum DTLSRole: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The `a=setup` value that announces this role.
     public var setupAttribute: String { self == .client ? "active" : "passive" }
+
+    /// The role the other endpoint plays.
+    public var peer: DTLSRole { self == .client ? .server : .client }
 }

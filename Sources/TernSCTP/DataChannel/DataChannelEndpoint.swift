@@ -22,7 +22,7 @@ public final class DataChannelEndpoint {
     /// The SCTP association underneath.
     public let association: SCTPAssociation
     /// DTLS role: decides the parity of locally allocated stream ids.
-    public let role: DataChannelRole
+    public let role: DTLSRole
     /// The peer's max-message-size (RFC 8841 §6, SDP `a=max-message-size`); larger sends are refused.
     public var remoteMaxMessageSize: Int
 
@@ -55,7 +55,7 @@ public final class DataChannelEndpoint {
     /// Creates an endpoint. `remoteMaxMessageSize` defaults to 256 KiB; pass the SDP value.
     /// With SNAP (draft-hancke-tsvwg-snap), `localInit` is the INIT our description carried and
     /// `peerInit` the peer's: `connect` then establishes the association without a handshake.
-    public init(role: DataChannelRole, config: SCTPAssociationConfig = SCTPAssociationConfig(),
+    public init(role: DTLSRole, config: SCTPAssociationConfig = SCTPAssociationConfig(),
                 remoteMaxMessageSize: Int = 256 * 1024, localInit: InitChunk? = nil, peerInit: InitChunk? = nil) {
         self.role = role
         self.association = SCTPAssociation(config: config, localInit: localInit)
