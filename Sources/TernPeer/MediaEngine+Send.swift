@@ -1,0 +1,50 @@
+import TernCore
+import TernMedia
+import TernRTP
+import TernSDP
+
+/// Sending: payload units in, RTP packets queued for SRTP.
+extension MediaEngine {
+
+    /// Packetizes `units` on the stream with `ssrc` and queues the packets.
+    mutating func send(_ units: [RTPPayloadUnit], ssrc: UInt32, now: Instant) -> Bool {
+        guard var sender = senders[ssrc], sender.isActive else { return false }
+        for unit in units {
+            let packet = sender.makePacket(unit)
+            sender.statistics.recordSent(packet, at: now)
+            if sender.configuration.nackEnabled { sender.history.store(packet, at: now) }
+            queuedRTP.append(Self.serialize(packet))
+        }
+        sender.lastSentAt = now
+        senders[ssrc] = sender
+        return true
+    }
+
+    /// The packet's bytes in a buffer with room for the SRTP trailer, so protecting it in place
+    /// does not reallocate (one allocation per packet on the send path).
+    static func serialize(_ packet: RTPPacket) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(packet.wireSize + srtpTrailerRoom)
+        packet.write(to: &bytes)
+        return bytes
+    }
+
+    /// Room for any SRTP trailer SRTPSession appends (at most 20 bytes) with a wide margin.
+    static let srtpTrailerRoom = 144
+
+    mutating func takeQueuedRTP() -> [[UInt8]] {
+        defer { queuedRTP.removeAll(keepingCapacity: true) }
+        return queuedRTP
+    }
+
+    mutating func takeQueuedRTCP() -> [[UInt8]] {
+        defer { queuedRTCP.removeAll(keepingCapacity: true) }
+        return queuedRTCP
+    }
+
+    /// Drops queued packets (no SRTP keys yet: media before DTLS is up is not sent).
+    mutating func discardQueued() {
+        queuedRTP.removeAll(keepingCapacity: true)
+        queuedRTCP.removeAll(keepingCapacity: true)
+    }
+}
