@@ -1,6 +1,7 @@
 import TernCall
 import TernSignaling
 import TernCore
+import TernTestSupport
 
 /// An in-test stand-in for the signaling server and the peer data channel: it
 /// routes `SignalingMessage`s between `CallClient` cores of several devices following
@@ -21,7 +22,8 @@ final class CallRelay {
     /// How a reject from one of several devices ends the call (`rejectPolicy`).
     enum RejectPolicy { case all, any }
 
-    var now = Instant.zero
+    private let clock = VirtualClock()
+    var now: Instant { clock.now }
     var clients: [String: CallClient] = [:]
     var userOf: [String: String] = [:]
     var calls: [String: ServerCall] = [:]
@@ -82,18 +84,15 @@ final class CallRelay {
     /// Moves time to `target`, firing the server's and every core's timers on the way
     /// (the server's first when they fall on the same instant).
     func advance(to target: Instant) {
-        while true {
-            let clientDeadlines = clients.values.compactMap(\.nextTimeout)
-            let serverDeadlines = calls.values.filter { $0.answeredBy == nil }.map(\.deadline)
-            guard let next = (clientDeadlines + serverDeadlines).min(), next <= target else { break }
-            now = max(now, next)
+        clock.advance(to: target) {
+            clients.values.compactMap(\.nextTimeout) + calls.values.filter { $0.answeredBy == nil }.map(\.deadline)
+        } fire: { now in
             serverTimeouts()
             for device in clients.keys.sorted() {
                 guard let due = clients[device]?.nextTimeout, due <= now else { continue }
                 _ = try? on(device) { $0.handleTimeout(now: now) }
             }
         }
-        now = max(now, target)
     }
 
     func advance(by duration: Duration) { advance(to: now + duration) }

@@ -1,11 +1,13 @@
 import TernCore
+import TernTestSupport
 import TernSignaling
 
 /// Drives a `SignalingRouter` by hand: connection numbers, JSON or typed messages in,
 /// actions out, time moved explicitly.
 struct RouterHarness {
     var router: SignalingRouter
-    var now = Instant.zero
+    private let clock = VirtualClock()
+    var now: Instant { clock.now }
 
     init(verifiesTokens: Bool = false, limits: SignalingLimits = SignalingLimits()) {
         router = SignalingRouter(verifiesTokens: verifiesTokens, limits: limits)
@@ -37,9 +39,17 @@ struct RouterHarness {
         router.close(connection: c(connection), now: now)
     }
 
+    /// Moves time on by `ms`, firing the router's timers at their own instants; what they did.
     mutating func advance(ms: Int) -> [SignalingRouterAction] {
-        now = now + .milliseconds(ms)
-        return router.handleTimeout(now: now)
+        var actions: [SignalingRouterAction] = []
+        var router = self.router
+        clock.advance(by: .milliseconds(ms)) {
+            router.nextTimeout.map { [$0] } ?? []
+        } fire: { now in
+            actions += router.handleTimeout(now: now)
+        }
+        self.router = router
+        return actions
     }
 }
 

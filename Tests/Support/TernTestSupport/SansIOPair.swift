@@ -16,7 +16,9 @@ public final class SansIOPair<E: SansIOEndpoint> {
     public let a: E
     public let b: E
     public var link: SimulatedLink
-    public private(set) var now: Instant = .zero
+    private let clock = VirtualClock()
+    /// The current virtual time.
+    public var now: Instant { clock.now }
     /// Called after every step so tests can drain events.
     public var onStep: () -> Void = {}
     /// Return false to drop a datagram travelling to `to` (scenario control).
@@ -44,9 +46,8 @@ public final class SansIOPair<E: SansIOEndpoint> {
     @discardableResult
     public func step(notAfter deadline: Instant? = nil) -> Bool {
         flush()
-        let next = [link.nextDeliveryTime, a.nextTimeout, b.nextTimeout].compactMap { $0 }.min()
-        guard let next, next <= deadline ?? next else { return false }
-        now = max(now, next)
+        guard clock.moveToNext(of: [link.nextDeliveryTime, a.nextTimeout, b.nextTimeout].compactMap { $0 },
+                               notAfter: deadline) else { return false }
         for delivery in link.deliverDue(at: now) where deliverFilter(delivery.to, delivery.datagram) {
             (delivery.to == .a ? a : b).handle(packet: delivery.datagram, now: now)
         }
