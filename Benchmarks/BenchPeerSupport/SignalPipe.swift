@@ -15,7 +15,7 @@ public struct Signal: Codable, Sendable {
     /// SDP of an offer or answer.
     public var sdp: String?
     /// A trickled candidate.
-    public var candidate: IceCandidateInit?
+    public var candidate: ICECandidateInit?
     /// A CLOCK_MONOTONIC time in seconds (shared by all processes on one machine): when the
     /// child's channel opened (`open`) or its last byte arrived (`done`).
     public var time: Double?
@@ -26,7 +26,7 @@ public struct Signal: Codable, Sendable {
     /// A figure the child measured (CallCPU: its CPU seconds per call-second).
     public var value: Double?
 
-    public init(type: String, sdp: String? = nil, candidate: IceCandidateInit? = nil, time: Double? = nil,
+    public init(type: String, sdp: String? = nil, candidate: ICECandidateInit? = nil, time: Double? = nil,
                 bytes: Int? = nil, messages: Int? = nil, value: Double? = nil) {
         self.type = type
         self.sdp = sdp

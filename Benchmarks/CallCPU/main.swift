@@ -65,8 +65,8 @@ func processCPUSeconds() -> Double {
 /// real time, remote frames drained (they are decoded on the transport's thread either way).
 final class Side: Sendable {
     let pc: PeerConnection
-    let audio: RtpTransceiver
-    let video: RtpTransceiver
+    let audio: RTPTransceiver
+    let video: RTPTransceiver
     let decoded = Atomic<Int>(0)
 
     init(videoKbps: Int) throws {
@@ -152,9 +152,9 @@ func parentRun(_ options: Options, run: Int) async throws -> (caller: Double, ca
         for await signal in pipe.incoming {
             switch signal.type {
             case "ready": ready.resolve(true)
-            case "answer": try? await side.pc.setRemoteDescription(JsepDescription(type: .answer, sdp: signal.sdp ?? ""))
-            case "candidate": if let candidate = signal.candidate { try? await side.pc.addIceCandidate(candidate) }
-            case "end-of-candidates": try? await side.pc.addIceCandidate(nil)
+            case "answer": try? await side.pc.setRemoteDescription(JSEPDescription(type: .answer, sdp: signal.sdp ?? ""))
+            case "candidate": if let candidate = signal.candidate { try? await side.pc.addICECandidate(candidate) }
+            case "end-of-candidates": try? await side.pc.addICECandidate(nil)
             case "done": childDone.resolve(signal)
             default: break
             }
@@ -203,13 +203,13 @@ func childMain(_ arguments: ArraySlice<String>) async {
         do {
             switch signal.type {
             case "offer":
-                try await side.pc.setRemoteDescription(JsepDescription(type: .offer, sdp: signal.sdp ?? ""))
+                try await side.pc.setRemoteDescription(JSEPDescription(type: .offer, sdp: signal.sdp ?? ""))
                 let answer = try await side.pc.createAnswer()
                 try await side.pc.setLocalDescription(answer)
                 pipe.send(Signal(type: "answer", sdp: answer.sdp))
                 answerSent.resolve(true)
-            case "candidate": if let candidate = signal.candidate { try await side.pc.addIceCandidate(candidate) }
-            case "end-of-candidates": try await side.pc.addIceCandidate(nil)
+            case "candidate": if let candidate = signal.candidate { try await side.pc.addICECandidate(candidate) }
+            case "end-of-candidates": try await side.pc.addICECandidate(nil)
             case "bye":
                 measurement.cancel()
                 events.cancel()

@@ -174,7 +174,7 @@ func awaitPool(_ pc: PeerConnection) async {
 /// DCBENCH_SCTP_MAX_PACKET=N caps the SCTP packet size path MTU discovery may reach (1200 turns
 /// discovery off: every packet 1,200 bytes).
 ///
-/// DCBENCH_PROFILE=defaults is what an application ships with: `IceConfiguration`'s defaults
+/// DCBENCH_PROFILE=defaults is what an application ships with: `ICEConfiguration`'s defaults
 /// (5 ms pacing, regular nomination) on 127.0.0.1 and no Tern↔Tern extensions, so two Tern
 /// processes do what two standard stacks do (the headline rows). DCBENCH_EXTENSIONS=1 offers
 /// the extensions on top of whichever profile. DCBENCH_SNAP=0 turns SNAP off (it is on by
@@ -183,18 +183,18 @@ func benchConfiguration() -> PeerConfiguration {
     var configuration = PeerConfiguration.loopback
     let environment = ProcessInfo.processInfo.environment
     if environment["DCBENCH_PROFILE"] == "defaults" {
-        configuration.ice.stunPacing = IceConfiguration().stunPacing
-        configuration.ice.nomination = IceConfiguration().nomination
+        configuration.ice.stunPacing = ICEConfiguration().stunPacing
+        configuration.ice.nomination = ICEConfiguration().nomination
         configuration.offersTernExtensions = false
     }
     if let flag = environment["DCBENCH_EXTENSIONS"] { configuration.offersTernExtensions = flag == "1" }
     if let flag = environment["DCBENCH_SNAP"] { configuration.negotiatesSNAP = flag == "1" }
     if let address = ProcessInfo.processInfo.environment["DCBENCH_ICE_ADDRESS"] {
         configuration.ice.allowedAddresses = [address]
-        configuration.ice.stunPacing = IceConfiguration().stunPacing
-        configuration.ice.nomination = IceConfiguration().nomination
+        configuration.ice.stunPacing = ICEConfiguration().stunPacing
+        configuration.ice.nomination = ICEConfiguration().nomination
     }
-    if let text = ProcessInfo.processInfo.environment["DCBENCH_NOMINATION"], let nomination = IceNomination(rawValue: text) {
+    if let text = ProcessInfo.processInfo.environment["DCBENCH_NOMINATION"], let nomination = ICENomination(rawValue: text) {
         configuration.ice.nomination = nomination
     }
     if let text = ProcessInfo.processInfo.environment["DCBENCH_POOL"], let size = Int(text) {
@@ -317,11 +317,11 @@ func parentRun(_ options: Options, run: Int, child: ChildProcess) async throws -
             switch signal.type {
             case "ready": ready.resolve(true)
             case "answer":
-                do { try await pc.setRemoteDescription(JsepDescription(type: .answer, sdp: signal.sdp ?? "")) } catch {
+                do { try await pc.setRemoteDescription(JSEPDescription(type: .answer, sdp: signal.sdp ?? "")) } catch {
                     fail("setRemoteDescription(answer): \(error)")
                 }
-            case "candidate": if let candidate = signal.candidate { try? await pc.addIceCandidate(candidate) }
-            case "end-of-candidates": try? await pc.addIceCandidate(nil)
+            case "candidate": if let candidate = signal.candidate { try? await pc.addICECandidate(candidate) }
+            case "end-of-candidates": try? await pc.addICECandidate(nil)
             case "open": childOpen.resolve(signal.time ?? 0)
             case "audio": childAudio.resolve(signal.time ?? 0)
             case "done": done.resolve(signal)
@@ -543,14 +543,14 @@ func childMain() async {
             switch signal.type {
             case "offer":
                 current.expected.resolve(signal.bytes ?? 0)
-                try await pc.setRemoteDescription(JsepDescription(type: .offer, sdp: signal.sdp ?? ""))
+                try await pc.setRemoteDescription(JSEPDescription(type: .offer, sdp: signal.sdp ?? ""))
                 let answer = try await pc.createAnswer()
                 try await pc.setLocalDescription(answer)
                 // localDescription, with the candidates gathered so far (W3C), before any trickled one.
                 pipe.send(Signal(type: "answer", sdp: pc.localDescription?.sdp ?? answer.sdp))
                 current.answerSent.resolve(true)
-            case "candidate": if let candidate = signal.candidate { try await pc.addIceCandidate(candidate) }
-            case "end-of-candidates": try await pc.addIceCandidate(nil)
+            case "candidate": if let candidate = signal.candidate { try await pc.addICECandidate(candidate) }
+            case "end-of-candidates": try await pc.addICECandidate(nil)
             case "bye":
                 flushTrace()
                 current.close()

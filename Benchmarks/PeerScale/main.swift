@@ -83,7 +83,7 @@ func connectPair() async throws -> (ConnectedPair, Double) {
         Task {
             for await event in from.events {
                 switch event {
-                case let .iceCandidate(candidate): try? await to.addIceCandidate(candidate)
+                case let .iceCandidate(candidate): try? await to.addICECandidate(candidate)
                 case let .dataChannel(channel): remote?.channel.withLock { $0 = channel }
                 default: break
                 }

@@ -11,9 +11,9 @@ public enum CallAction: Hashable, Sendable, CustomStringConvertible {
     case createOffer(callId: String, media: MediaOptions)
     /// Callee side, after sending `accept`: create the peer connection and wait for the offer.
     case awaitOffer(callId: String, media: MediaOptions)
-    /// `restartIce()` and send the new offer: the caller while reconnecting (the callee never
+    /// `restartICE()` and send the new offer: the caller while reconnecting (the callee never
     /// restarts by itself, so those offers cannot cross), or either side when its app asks.
-    case restartIce(callId: String)
+    case restartICE(callId: String)
     /// Stop sending the local camera (an operation such as OCR uses it).
     case pauseCamera(callId: String)
     /// Send the local camera again.
@@ -38,7 +38,7 @@ public enum CallAction: Hashable, Sendable, CustomStringConvertible {
         case .disconnectSignaling: "disconnectSignaling"
         case .createOffer(let id, let media): "createOffer(\(id), \(media))"
         case .awaitOffer(let id, let media): "awaitOffer(\(id), \(media))"
-        case .restartIce(let id): "restartIce(\(id))"
+        case .restartICE(let id): "restartICE(\(id))"
         case .pauseCamera(let id): "pauseCamera(\(id))"
         case .resumeCamera(let id): "resumeCamera(\(id))"
         case .renegotiate(let id, let video): "renegotiate(\(id), video \(video))"

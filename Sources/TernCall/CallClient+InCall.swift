@@ -80,16 +80,16 @@ extension CallClient {
         }
     }
 
-    /// Restarts ICE on the call in progress (W3C `restartIce()`, RFC 8445 §9): new credentials in
+    /// Restarts ICE on the call in progress (W3C `restartICE()`, RFC 8445 §9): new credentials in
     /// a re-offer from this side, e.g. after the device moved to another network. Media goes on
     /// over the old pair until the new one is selected. Either side may do it (the automatic
     /// restarts while `reconnecting` come from the caller only, so the two never cross).
-    public mutating func restartIce(now: Instant) throws(CallError) -> [CallOutput] {
+    public mutating func restartICE(now: Instant) throws(CallError) -> [CallOutput] {
         try withCall(nil) { (session, out) throws(CallError) in
             guard session.state == .inProgress else {
                 throw .callNotInProgress(operation: "restart ICE", state: session.state)
             }
-            out.append(.action(.restartIce(callId: session.callId)))
+            out.append(.action(.restartICE(callId: session.callId)))
         }
     }
 

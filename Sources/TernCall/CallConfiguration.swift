@@ -6,7 +6,7 @@ public struct CallConfiguration: Hashable, Sendable {
     /// Time between two ICE restarts while reconnecting.
     public var iceRestartInterval: Duration = .seconds(5)
     /// ICE restarts tried before giving up.
-    public var maxIceRestarts: Int = 3
+    public var maxICERestarts: Int = 3
     /// Longest time in `reconnecting` before the call ends with `disconnected`.
     public var reconnectTimeout: Duration = .seconds(20)
     /// Extra ring time the caller waits after its invite's `timeoutMs` for the server's `timeout`

@@ -1,7 +1,7 @@
 import TernCore
 
 /// The transport half of a call: `CONNECTING` → `IN_PROGRESS`, and ICE restarts while
-/// `reconnecting` (W3C `restartIce()`, RFC 8445 §9). Only the caller restarts, since
+/// `reconnecting` (W3C `restartICE()`, RFC 8445 §9). Only the caller restarts, since
 /// it makes every offer; the callee waits for the restart offer.
 extension CallSession {
     /// The driver's report of the peer connection's state.
@@ -22,7 +22,7 @@ extension CallSession {
             guard reconnect == nil else { return }
             reconnect = ReconnectAttempt(deadline: now + configuration.reconnectTimeout)
             setStatus(.reconnecting, &out)
-            if role == .caller, configuration.maxIceRestarts > 0 { restartIce(now: now, &out) }
+            if role == .caller, configuration.maxICERestarts > 0 { restartICE(now: now, &out) }
         default:
             return // `disconnected` while connecting may recover; the connect timer bounds it
         }
@@ -34,12 +34,12 @@ extension CallSession {
         out.append(.connectionStatusChanged(callId: callId, txCode: txCode, status: status))
     }
 
-    private mutating func restartIce(now: Instant, _ out: inout [CallOutput]) {
+    private mutating func restartICE(now: Instant, _ out: inout [CallOutput]) {
         guard var attempt = reconnect else { return }
         attempt.restarts += 1
         attempt.nextRestart = now + configuration.iceRestartInterval
         reconnect = attempt
-        out.append(.action(.restartIce(callId: callId)))
+        out.append(.action(.restartICE(callId: callId)))
     }
 
     /// While reconnecting: the next restart, or the end when the attempts or the time are used up.
@@ -49,8 +49,8 @@ extension CallSession {
             out.append(.send(.hangup(callId: callId)))
             end(.disconnected, &out)
         } else if let next = attempt.nextRestart, now >= next {
-            if attempt.restarts < configuration.maxIceRestarts {
-                restartIce(now: now, &out)
+            if attempt.restarts < configuration.maxICERestarts {
+                restartICE(now: now, &out)
             } else {
                 out.append(.send(.hangup(callId: callId)))
                 end(.disconnected, &out)

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// W3C's operations chain (webrtc-pc §4.4.1.2, "chain an operation"): `createOffer`,
-/// `createAnswer`, `setLocalDescription`, `setRemoteDescription` and `addIceCandidate` run one
+/// `createAnswer`, `setLocalDescription`, `setRemoteDescription` and `addICECandidate` run one
 /// at a time, each after the previous one completed, in the order they were called, whatever
 /// task or thread calls them.
 final class OperationChain: Sendable {

@@ -9,14 +9,14 @@ public import TernSCTP
 /// every m-section shares one ICE transport and one DTLS association.
 public struct PeerConfiguration: Sendable {
     /// STUN and TURN servers (W3C `iceServers`).
-    public var iceServers: [IceServer]
+    public var iceServers: [ICEServer]
     /// Which local candidates may be used (W3C `iceTransportPolicy`).
-    public var iceTransportPolicy: IceTransportPolicy
+    public var iceTransportPolicy: ICETransportPolicy
     /// The DTLS certificate; a fresh ECDSA P-256 one is generated when nil.
     public var certificate: DTLSCertificate?
     /// libnice-level settings (allowed addresses, port range, STUN pacing, ICE-TCP). `servers` and
     /// `transportPolicy` in it are overwritten from `iceServers` / `iceTransportPolicy`.
-    public var ice: IceConfiguration
+    public var ice: ICEConfiguration
     /// SRTP protection profiles in order of preference.
     public var srtpProfiles: [SRTPProtectionProfile]
     /// The SCTP association's sizing (receive window, send buffer, RTO bounds).
@@ -61,10 +61,10 @@ public struct PeerConfiguration: Sendable {
     public var packetTap: (@Sendable (TappedPacket) -> Void)?
 
     public init(
-        iceServers: [IceServer] = [],
-        iceTransportPolicy: IceTransportPolicy = .all,
+        iceServers: [ICEServer] = [],
+        iceTransportPolicy: ICETransportPolicy = .all,
         certificate: DTLSCertificate? = nil,
-        ice: IceConfiguration = IceConfiguration(),
+        ice: ICEConfiguration = ICEConfiguration(),
         srtpProfiles: [SRTPProtectionProfile] = SRTPProtectionProfile.defaultPreference,
         sctp: SCTPAssociationConfig = .webRTC,
         maxMessageSize: Int = 256 * 1024,
@@ -91,7 +91,7 @@ public struct PeerConfiguration: Sendable {
     /// one host candidate, so (towards a peer on loopback) one candidate pair and no NAT:
     /// - checks are paced at Ta = 1 ms instead of 5 ms. RFC 8445 §14.2's 5 ms floor exists to
     ///   protect NAT devices from binding floods; there is no NAT on this path.
-    /// - the controlling agent nominates aggressively (`IceNomination.aggressive`, RFC 5245
+    /// - the controlling agent nominates aggressively (`ICENomination.aggressive`, RFC 5245
     ///   §8.1.1.2): with one pair it selects the pair regular nomination would, one tick of Ta
     ///   after the first check instead of three (libnice 0.1.21 spends a tick evaluating its
     ///   stopping criterion and another sending the nominating check).

@@ -7,34 +7,34 @@ extension PeerConnection {
     /// Carries the candidates gathered since it was created, and `a=end-of-candidates` once
     /// gathering is complete: a peer that signals this after `setLocalDescription` sends its
     /// host candidates in the description and needs no trickle messages for them.
-    public var localDescription: JsepDescription? {
+    public var localDescription: JSEPDescription? {
         state.withLock { $0.core.description($0.core.jsep.pendingLocal != nil ? \.pendingLocal : \.currentLocal, local: true) }
     }
 
     /// W3C `currentLocalDescription`: our side of the last completed exchange (with candidates).
-    public var currentLocalDescription: JsepDescription? {
+    public var currentLocalDescription: JSEPDescription? {
         state.withLock { $0.core.description(\.currentLocal, local: true) }
     }
 
     /// W3C `pendingLocalDescription`: our offer or provisional answer awaiting the exchange's end
     /// (with candidates).
-    public var pendingLocalDescription: JsepDescription? {
+    public var pendingLocalDescription: JSEPDescription? {
         state.withLock { $0.core.description(\.pendingLocal, local: true) }
     }
 
     /// W3C `remoteDescription`: `pendingRemoteDescription ?? currentRemoteDescription`, with the
-    /// candidates `addIceCandidate` supplied since.
-    public var remoteDescription: JsepDescription? {
+    /// candidates `addICECandidate` supplied since.
+    public var remoteDescription: JSEPDescription? {
         state.withLock { $0.core.description($0.core.jsep.pendingRemote != nil ? \.pendingRemote : \.currentRemote, local: false) }
     }
 
     /// W3C `currentRemoteDescription` (with the candidates supplied since).
-    public var currentRemoteDescription: JsepDescription? {
+    public var currentRemoteDescription: JSEPDescription? {
         state.withLock { $0.core.description(\.currentRemote, local: false) }
     }
 
     /// W3C `pendingRemoteDescription` (with the candidates supplied since).
-    public var pendingRemoteDescription: JsepDescription? {
+    public var pendingRemoteDescription: JSEPDescription? {
         state.withLock { $0.core.description(\.pendingRemote, local: false) }
     }
 }

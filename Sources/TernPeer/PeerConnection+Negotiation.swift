@@ -7,7 +7,7 @@ public import TernSDP
 /// Offer/answer (RFC 9429) and what it adds: transceivers, data channels, candidates.
 extension PeerConnection {
     /// Adds a transceiver (W3C `addTransceiver`); fires `.negotiationNeeded`.
-    public func addTransceiver(_ kind: MediaKind, direction: RTPDirection = .sendrecv) throws(PeerConnectionError) -> RtpTransceiver {
+    public func addTransceiver(_ kind: MediaKind, direction: RTPDirection = .sendrecv) throws(PeerConnectionError) -> RTPTransceiver {
         let sender = makeSender(kind)
         let index = try state.withLock { state throws(PeerConnectionError) -> Int in
             let index = try state.core.addTransceiver(Transceiver(kind: kind, direction: direction,
@@ -17,23 +17,23 @@ extension PeerConnection {
             return index
         }
         emit(.negotiationNeeded)
-        return RtpTransceiver(kind: kind, sender: sender, index: index, peer: self)
+        return RTPTransceiver(kind: kind, sender: sender, index: index, peer: self)
     }
 
     /// A sender with a fresh random SSRC (RFC 3550 §8.1).
-    func makeSender(_ kind: MediaKind) -> RtpSender {
+    func makeSender(_ kind: MediaKind) -> RTPSender {
         var random = SystemRandomNumberGenerator()
         let ssrc = UInt32.random(in: 1...UInt32.max, using: &random)
         var rtxSSRC: UInt32?
         if kind == .video {
             repeat { rtxSSRC = UInt32.random(in: 1...UInt32.max, using: &random) } while rtxSSRC == ssrc
         }
-        return RtpSender(kind: kind, ssrc: ssrc, rtxSSRC: rtxSSRC, audioBitrate: configuration.audioBitrate,
+        return RTPSender(kind: kind, ssrc: ssrc, rtxSSRC: rtxSSRC, audioBitrate: configuration.audioBitrate,
                          videoBitrateKbps: configuration.videoBitrateKbps)
     }
 
     /// The identity `sender` announces (`a=ssrc` cname, `a=msid`, RFC 8830).
-    func senderParameters(for sender: RtpSender, streamId: String = "tern-stream", trackId: String? = nil) -> SenderParameters {
+    func senderParameters(for sender: RTPSender, streamId: String = "tern-stream", trackId: String? = nil) -> SenderParameters {
         SenderParameters(ssrc: sender.ssrc, rtxSSRC: sender.rtxSSRC, cname: "tern-\(certificateTag)", streamId: streamId,
                          trackId: trackId ?? "tern-\(sender.kind.rawValue)-\(sender.ssrc)")
     }
@@ -75,16 +75,16 @@ extension PeerConnection {
     }
 
     /// W3C `createOffer` (chained after the operations before it).
-    public func createOffer(iceRestart: Bool = false) async throws(PeerConnectionError) -> JsepDescription {
-        try await operations.run { [self] () throws(PeerConnectionError) -> JsepDescription in
+    public func createOffer(iceRestart: Bool = false) async throws(PeerConnectionError) -> JSEPDescription {
+        try await operations.run { [self] () throws(PeerConnectionError) -> JSEPDescription in
             takeGatheredCandidates()
             return try state.withLock { state throws(PeerConnectionError) in try state.core.createOffer(iceRestart: iceRestart) }
         }
     }
 
     /// W3C `createAnswer` (chained).
-    public func createAnswer() async throws(PeerConnectionError) -> JsepDescription {
-        try await operations.run { [self] () throws(PeerConnectionError) -> JsepDescription in
+    public func createAnswer() async throws(PeerConnectionError) -> JSEPDescription {
+        try await operations.run { [self] () throws(PeerConnectionError) -> JSEPDescription in
             takeGatheredCandidates()
             return try state.withLock { state throws(PeerConnectionError) in try state.core.createAnswer() }
         }
@@ -92,7 +92,7 @@ extension PeerConnection {
 
     /// W3C `setLocalDescription` (chained): applies it, starts ICE gathering (trickled through
     /// `.iceCandidate` events), and when the exchange completes, sets up the transport.
-    public func setLocalDescription(_ description: JsepDescription) async throws(PeerConnectionError) {
+    public func setLocalDescription(_ description: JSEPDescription) async throws(PeerConnectionError) {
         try await operations.run { [self] () throws(PeerConnectionError) in
             try advance { core throws(PeerConnectionError) in try core.setLocalDescription(description) }
         }
@@ -100,22 +100,22 @@ extension PeerConnection {
 
     /// W3C `setRemoteDescription` (chained): applies it, hands the remote ICE credentials and
     /// candidates to ICE, and when the exchange completes, sets up the transport.
-    public func setRemoteDescription(_ description: JsepDescription) async throws(PeerConnectionError) {
+    public func setRemoteDescription(_ description: JSEPDescription) async throws(PeerConnectionError) {
         try await operations.run { [self] () throws(PeerConnectionError) in
             try advance { core throws(PeerConnectionError) in try core.setRemoteDescription(description) }
         }
     }
 
-    /// W3C `addIceCandidate` (chained); `nil` is end-of-candidates (RFC 8838 §4.4).
-    public func addIceCandidate(_ candidate: IceCandidateInit?) async throws(PeerConnectionError) {
+    /// W3C `addICECandidate` (chained); `nil` is end-of-candidates (RFC 8838 §4.4).
+    public func addICECandidate(_ candidate: ICECandidateInit?) async throws(PeerConnectionError) {
         try await operations.run { [self] () throws(PeerConnectionError) in
-            try advance { core throws(PeerConnectionError) in try core.addIceCandidate(candidate) }
+            try advance { core throws(PeerConnectionError) in try core.addICECandidate(candidate) }
         }
     }
 
-    /// W3C `restartIce`: the next offer carries new ICE credentials (RFC 8445 §9).
-    public func restartIce() {
-        state.withLock { $0.core.restartIce() }
+    /// W3C `restartICE`: the next offer carries new ICE credentials (RFC 8445 §9).
+    public func restartICE() {
+        state.withLock { $0.core.restartICE() }
         emit(.negotiationNeeded)
     }
 

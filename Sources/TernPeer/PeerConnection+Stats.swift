@@ -27,8 +27,8 @@ extension PeerConnection {
             report.candidatePair = CandidatePairStats(
                 totalRoundTripTime: pair.totalRoundTripTime.seconds, currentRoundTripTime: pair.roundTripTime?.seconds,
                 requestsSent: pair.requestsSent, responsesReceived: pair.responsesReceived)
-            report.localCandidate = IceCandidateStats(pair.local, id: "LC")
-            report.remoteCandidate = IceCandidateStats(pair.remote, id: "RC")
+            report.localCandidate = ICECandidateStats(pair.local, id: "LC")
+            report.remoteCandidate = ICECandidateStats(pair.remote, id: "RC")
         }
         if let dtlsInfo {
             report.certificates = [CertificateStats(dtlsInfo.localFingerprint, id: "CERT-local"),
@@ -42,8 +42,8 @@ extension PeerConnection {
         return report
     }
 
-    private static func transportStats(iceState: IceTransportState, dtlsState: DTLSTransportState, pair: IceCandidatePair?,
-                                       dtlsInfo: DTLSConnectionInfo?, ice: IceTransport?, driver: TransportDriver?) -> TransportStats {
+    private static func transportStats(iceState: ICETransportState, dtlsState: DTLSTransportState, pair: ICECandidatePair?,
+                                       dtlsInfo: DTLSConnectionInfo?, ice: ICETransport?, driver: TransportDriver?) -> TransportStats {
         var stats = TransportStats(iceState: iceState.rawValue, dtlsState: dtlsState.rawValue)
         if pair != nil { stats.selectedCandidatePairId = "CP" }
         stats.remoteCandidatesDropped = ice?.remoteCandidatesDropped
@@ -124,8 +124,8 @@ extension PeerConnection {
     }
 }
 
-extension IceCandidateStats {
-    init(_ candidate: TernSDP.IceCandidate, id: String) {
+extension ICECandidateStats {
+    init(_ candidate: TernSDP.ICECandidate, id: String) {
         self.init(id: id, address: candidate.address, port: candidate.port, protocol: candidate.transport.lowercased(),
                   candidateType: candidate.type, priority: Int(candidate.priority))
     }

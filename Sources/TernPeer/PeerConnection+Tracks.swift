@@ -15,7 +15,7 @@ extension PeerConnection {
     ///   - trackId: the track id announced in `a=msid` (default: derived from the SSRC).
     ///   - streamId: the media stream id announced in `a=msid`; tracks sharing one are played in sync.
     public func addTrack(_ kind: MediaKind, trackId: String? = nil,
-                         streamId: String = "tern-stream") throws(PeerConnectionError) -> RtpSender {
+                         streamId: String = "tern-stream") throws(PeerConnectionError) -> RTPSender {
         let sender = makeSender(kind)
         let parameters = senderParameters(for: sender, streamId: streamId, trackId: trackId)
         try state.withLock { state throws(PeerConnectionError) in
@@ -31,7 +31,7 @@ extension PeerConnection {
     /// dropped, and its transceiver stops sending at the next negotiation (`sendrecv` becomes
     /// `recvonly`, `sendonly` becomes `inactive`); receiving goes on. Fires `.negotiationNeeded`.
     /// Throws `.invalidState` for a sender this connection did not create.
-    public func removeTrack(_ sender: RtpSender) throws(PeerConnectionError) {
+    public func removeTrack(_ sender: RTPSender) throws(PeerConnectionError) {
         try state.withLock { state throws(PeerConnectionError) in
             guard let position = state.senders.firstIndex(where: { $0 === sender }) else {
                 throw .invalidState("removeTrack: this sender does not belong to this peer connection")

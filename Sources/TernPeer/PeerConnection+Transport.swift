@@ -29,22 +29,22 @@ extension PeerConnection {
         case let .createAgent(role):
             try createAgent(role: role)
         case let .assignAgentRole(role):
-            try withAgent { ice throws(IceError) in try ice.setRole(role) }
+            try withAgent { ice throws(ICEError) in try ice.setRole(role) }
         case let .gather(credentials):
             try gather(credentials)
         case let .restartAgent(credentials):
-            try withAgent { ice throws(IceError) in
+            try withAgent { ice throws(ICEError) in
                 _ = try ice.restart()
                 try ice.setLocalCredentials(credentials)
             }
-        case let .applyRemoteIce(credentials, candidates, endOfCandidates):
-            try withAgent { ice throws(IceError) in
+        case let .applyRemoteICE(credentials, candidates, endOfCandidates):
+            try withAgent { ice throws(ICEError) in
                 try ice.applyRemoteDescription(credentials: credentials, candidates: candidates, endOfCandidates: endOfCandidates)
             }
         case let .addRemoteCandidate(candidate):
-            try withAgent { ice throws(IceError) in try ice.addRemoteCandidate(candidate) }
+            try withAgent { ice throws(ICEError) in try ice.addRemoteCandidate(candidate) }
         case .addRemoteEndOfCandidates:
-            try withAgent { ice throws(IceError) in try ice.addRemoteEndOfCandidates() }
+            try withAgent { ice throws(ICEError) in try ice.addRemoteEndOfCandidates() }
         case let .buildTransport(transport, dataChannel):
             try buildTransport(transport, dataChannel: dataChannel)
         case let .configureTransport(send, receive, dataChannel):
@@ -62,20 +62,20 @@ extension PeerConnection {
     }
 
     /// Runs `body` on the agent, if it is still there (a close may have taken it).
-    private func withAgent(_ body: (IceTransport) throws(IceError) -> Void) throws(PeerConnectionError) {
+    private func withAgent(_ body: (ICETransport) throws(ICEError) -> Void) throws(PeerConnectionError) {
         guard let ice = state.withLock({ $0.ice }) else { return }
-        do throws(IceError) { try body(ice) } catch { throw .ice(error) }
+        do throws(ICEError) { try body(ice) } catch { throw .ice(error) }
     }
 
     // MARK: ICE agent
 
-    private func createAgent(role: IceRole) throws(PeerConnectionError) {
+    private func createAgent(role: ICERole) throws(PeerConnectionError) {
         var iceConfiguration = configuration.ice
         iceConfiguration.servers = configuration.iceServers
         iceConfiguration.transportPolicy = configuration.iceTransportPolicy
-        let ice: IceTransport
-        do throws(IceError) {
-            ice = try IceTransport(configuration: iceConfiguration, role: role)
+        let ice: ICETransport
+        do throws(ICEError) {
+            ice = try ICETransport(configuration: iceConfiguration, role: role)
         } catch {
             state.withLock { $0.core.agentCreationFailed() }
             throw .ice(error)
@@ -99,9 +99,9 @@ extension PeerConnection {
         state.withLock { $0.iceEventsTask = task }
     }
 
-    private func gather(_ credentials: IceCredentials) throws(PeerConnectionError) {
+    private func gather(_ credentials: ICECredentials) throws(PeerConnectionError) {
         guard let ice = state.withLock({ $0.ice }) else { return }
-        do throws(IceError) {
+        do throws(ICEError) {
             try ice.setLocalCredentials(credentials)
             try ice.gather()
         } catch {
@@ -122,7 +122,7 @@ extension PeerConnection {
     }
 
     /// The agent's candidates in SDP's grammar (only relay ones under the relay policy).
-    private func gathered(by ice: IceTransport) -> [TernSDP.IceCandidate] {
+    private func gathered(by ice: ICETransport) -> [TernSDP.ICECandidate] {
         let relayOnly = configuration.iceTransportPolicy == .relay
         return ice.localCandidates.filter { !relayOnly || $0.candidateType == .relay }
     }
@@ -164,7 +164,7 @@ extension PeerConnection {
         let driver = TransportDriver(core: core, ice: ice, clock: clock) { [weak self] events in
             self?.handle(transport: events)
         }
-        let installed = state.withLock { state -> ([[UInt8]], [RtpSender], Bool)? in
+        let installed = state.withLock { state -> ([[UInt8]], [RTPSender], Bool)? in
             guard !state.core.isClosed else { return nil }
             state.driver = driver
             defer { state.earlyDatagrams = [] }
@@ -201,7 +201,7 @@ extension PeerConnection {
         for channel in waiting { try open(channel, on: driver) }
     }
 
-    private func updatePathLimits(_ driver: TransportDriver, from ice: IceTransport) {
+    private func updatePathLimits(_ driver: TransportDriver, from ice: ICETransport) {
         let capacity = ice.selectedSocketDatagramCapacity, pathLimit = ice.selectedPathMaximumDatagramSize
         driver.perform { core, _ in
             if let capacity { core.arrivalDatagramCapacity = capacity }

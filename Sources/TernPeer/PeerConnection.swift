@@ -8,8 +8,8 @@ import TernSCTP
 public import TernSDP
 
 /// Two peers' media and data over one bundled ICE + DTLS transport: the W3C `RTCPeerConnection`
-/// in Swift. It composes the layers the ORTC way — `IceTransport` → `DTLSEndpoint` → SRTP
-/// sessions and the SCTP association — with `JsepSession` deciding what they carry.
+/// in Swift. It composes the layers the ORTC way — `ICETransport` → `DTLSEndpoint` → SRTP
+/// sessions and the SCTP association — with `JSEPSession` deciding what they carry.
 ///
 /// Concurrency: every method may be called from any thread or task. Negotiation state lives
 /// behind one lock; the transport below ICE lives in a `TransportDriver` behind its own lock;
@@ -26,14 +26,14 @@ public final class PeerConnection: Sendable {
     /// perform its actions (the ICE agent, the transport) or that the application holds.
     struct State {
         var core: PeerCore
-        var ice: IceTransport?
+        var ice: ICETransport?
         var driver: TransportDriver?
         var iceEventsTask: Task<Void, Never>?
         /// Datagrams ICE delivered before the transport existed (a DTLS ClientHello that beat the answer).
         var earlyDatagrams: [[UInt8]] = []
         var channels: [UInt16: DataChannel] = [:]
         var unattachedChannels: [DataChannel] = []
-        var senders: [RtpSender] = []
+        var senders: [RTPSender] = []
         var remoteTracks: [UInt32: RemoteTrack] = [:]
         var dataChannelsOpened = 0
         var dataChannelsClosed = 0
@@ -59,14 +59,14 @@ public final class PeerConnection: Sendable {
         }
         let fingerprint = certificate.fingerprint(.sha256)
         sctpInit = configuration.negotiatesSNAP ? SCTPAssociation.makeInit(config: configuration.sctp) : nil
-        let jsepConfiguration = JsepConfiguration(
+        let jsepConfiguration = JSEPConfiguration(
             fingerprints: [Fingerprint(algorithm: fingerprint.algorithm.rawValue, bytes: fingerprint.digest)],
             maxMessageSize: UInt64(configuration.maxMessageSize),
             // We read any DTLS record whole, so a Tern peer may send us packets that large.
             sctpMaxPacket: configuration.offersTernExtensions ? DTLSEndpoint.maximumRecordPlaintext : nil,
             sctpInit: sctpInit?.serializedChunk)
         var seed = SystemRandomNumberGenerator()
-        let jsep = JsepSession(configuration: jsepConfiguration, random: SeededRandom(seed: seed.next()))
+        let jsep = JSEPSession(configuration: jsepConfiguration, random: SeededRandom(seed: seed.next()))
         state = Mutex(State(core: PeerCore(jsep: jsep)))
         (events, continuation) = AsyncStream.makeStream(of: PeerConnectionEvent.self, bufferingPolicy: .unbounded)
         createdAt = SystemClock().now()
@@ -92,15 +92,15 @@ public final class PeerConnection: Sendable {
     // MARK: State (W3C attributes)
 
     public var signalingState: SignalingState { state.withLock { $0.core.jsep.signalingState } }
-    public var iceConnectionState: IceTransportState { state.withLock { $0.core.iceState } }
-    public var iceGatheringState: IceGatheringState { state.withLock { $0.core.gatheringState } }
+    public var iceConnectionState: ICETransportState { state.withLock { $0.core.iceState } }
+    public var iceGatheringState: ICEGatheringState { state.withLock { $0.core.gatheringState } }
     public var connectionState: PeerConnectionState { state.withLock { $0.core.connectionState } }
     /// What the DTLS handshake negotiated, once connected.
     public var dtlsConnectionInfo: DTLSConnectionInfo? { state.withLock { $0.core.dtlsInfo } }
     /// The candidate pair ICE selected, once connected.
-    public var selectedCandidatePair: IceCandidatePair? { state.withLock { $0.core.selectedPair } }
+    public var selectedCandidatePair: ICECandidatePair? { state.withLock { $0.core.selectedPair } }
     /// The ICE trace (candidates, checks, state changes), for the debug tool.
-    public var iceTrace: IceTrace? { state.withLock { $0.ice?.trace } }
+    public var iceTrace: ICETrace? { state.withLock { $0.ice?.trace } }
 
     func jsepTransceiver(at index: Int) -> Transceiver? {
         state.withLock { state in state.core.jsep.transceivers.indices.contains(index) ? state.core.jsep.transceivers[index] : nil }
@@ -115,7 +115,7 @@ public final class PeerConnection: Sendable {
     /// Closes everything: DTLS close_notify, ICE agent, timers, GLib thread. Idempotent; callable
     /// from any thread. No callback runs after it returns.
     public func close() {
-        let closing = state.withLock { state -> (IceTransport?, TransportDriver?, Task<Void, Never>?, [DataChannel], [RemoteTrack], [RtpSender])? in
+        let closing = state.withLock { state -> (ICETransport?, TransportDriver?, Task<Void, Never>?, [DataChannel], [RemoteTrack], [RTPSender])? in
             guard state.core.close() else { return nil }
             defer {
                 state.channels = [:]

@@ -9,9 +9,9 @@ public enum PeerConnectionError: Error, Sendable, CustomStringConvertible {
     /// The call is not allowed in the current state (closed connection, channel not open...).
     case invalidState(String)
     /// An offer/answer step was refused by JSEP (RFC 9429); carries its W3C-named error.
-    case negotiation(JsepError)
+    case negotiation(JSEPError)
     /// The ICE transport refused the operation.
-    case ice(IceError)
+    case ice(ICEError)
     /// The DTLS transport could not be set up.
     case dtls(DTLSError)
     /// A data channel operation failed.

@@ -6,13 +6,13 @@ public import TernSDP
 /// (the W3C events `icecandidate`, `*statechange`, `negotiationneeded`, `datachannel`, `track`).
 public enum PeerConnectionEvent: Sendable {
     /// A local candidate to send to the peer; `nil` is end-of-candidates (W3C `icecandidate` with null).
-    case iceCandidate(IceCandidateInit?)
-    case iceGatheringStateChanged(IceGatheringState)
-    case iceConnectionStateChanged(IceTransportState)
+    case iceCandidate(ICECandidateInit?)
+    case iceGatheringStateChanged(ICEGatheringState)
+    case iceConnectionStateChanged(ICETransportState)
     case connectionStateChanged(PeerConnectionState)
     case signalingStateChanged(SignalingState)
     /// ICE selected a (new) candidate pair.
-    case selectedCandidatePairChanged(IceCandidatePair)
+    case selectedCandidatePairChanged(ICECandidatePair)
     /// The DTLS handshake finished: role, cipher suite, SRTP profile, both fingerprints.
     case dtlsConnected(DTLSConnectionInfo)
     /// The DTLS handshake or association failed, with the named reason.

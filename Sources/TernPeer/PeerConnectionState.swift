@@ -6,7 +6,7 @@ public enum PeerConnectionState: String, Sendable, Codable, CaseIterable {
 
     /// The aggregate per W3C WebRTC §4.3.3 for one bundled transport: failed wins, then
     /// disconnected, then connecting until both ICE and DTLS are up.
-    static func aggregate(ice: IceTransportState, dtls: DTLSTransportState, closed: Bool) -> PeerConnectionState {
+    static func aggregate(ice: ICETransportState, dtls: DTLSTransportState, closed: Bool) -> PeerConnectionState {
         if closed { return .closed }
         if ice == .failed || dtls == .failed { return .failed }
         if ice == .disconnected { return .disconnected }

@@ -142,7 +142,7 @@ final class TransportCore {
         setDTLSState(.closed)
     }
 
-    /// How many datagrams the ICE socket can queue (`IceTransport.selectedSocketDatagramCapacity`).
+    /// How many datagrams the ICE socket can queue (`ICETransport.selectedSocketDatagramCapacity`).
     /// The SCTP receive window is capped to three quarters of what they carry, so the peer's
     /// flight always fits in the socket even while this side falls behind; the rest is room
     /// for media and SACKs sharing the socket.
@@ -150,7 +150,7 @@ final class TransportCore {
         didSet { applyArrivalLimit() }
     }
 
-    /// The largest datagram the selected pair's first hop takes (`IceTransport
+    /// The largest datagram the selected pair's first hop takes (`ICETransport
     /// .selectedPathMaximumDatagramSize`), or nil: SCTP's packet-size discovery probes no larger
     /// packet than fits it after the DTLS record's overhead.
     var pathMaximumDatagram: Int? {

@@ -9,7 +9,7 @@ import TernICE
 /// and with no lock held: a libnice callback never waits on us while we wait on libnice, and
 /// two threads can never reorder two video frames or two data-channel messages.
 final class TransportDriver: Sendable {
-    private let ice: IceTransport
+    private let ice: ICETransport
     private let clock: any MonotonicClock
     private let core: Mutex<TransportCore>
     private let timer: DriverTimer
@@ -31,7 +31,7 @@ final class TransportDriver: Sendable {
     /// The core's account of received data-channel bytes the application has not read.
     let receiveBacklog: ReceiveBacklog
 
-    init(core: sending TransportCore, ice: IceTransport, clock: any MonotonicClock,
+    init(core: sending TransportCore, ice: ICETransport, clock: any MonotonicClock,
          deliver: @escaping @Sendable ([TransportEvent]) -> Void) {
         receiveBacklog = core.receiveBacklog
         self.core = Mutex(core)

@@ -3,7 +3,7 @@ public enum SDPSummary {
     /// Renders sections, codecs, directions, ICE/DTLS parameters and candidates, one item per line.
     public static func render(_ description: SessionDescription) -> String {
         var out = "session \(description.origin.sessionId) version \(description.origin.sessionVersion)"
-        if description.isIceLite { out += " (ice-lite)" }
+        if description.isICELite { out += " (ice-lite)" }
         out += "\n"
         for group in description.groups { out += "group \(group.semantics): \(group.mids.joined(separator: " "))\n" }
         for (index, media) in description.media.enumerated() {

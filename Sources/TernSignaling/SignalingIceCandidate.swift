@@ -5,7 +5,7 @@
 ///
 /// End of candidates is not an instance of this type: it is `"candidate": null` in
 /// the message (`SignalingMessage.candidate(callId:candidate: nil)`).
-public struct SignalingIceCandidate: Codable, Hashable, Sendable {
+public struct SignalingICECandidate: Codable, Hashable, Sendable {
     /// The `candidate-attribute` of RFC 8839 section 5.1, with the `candidate:` prefix.
     public var candidate: String
     /// The media stream identification tag of the m-line this candidate belongs to.

@@ -43,7 +43,7 @@ extension SignalingMessage: Codable {
                     codingPath: c.codingPath, debugDescription: "candidate is required (null = end of candidates)"))
             }
             self = .candidate(callId: try string(.callId),
-                              candidate: try c.decodeIfPresent(SignalingIceCandidate.self, forKey: .candidate))
+                              candidate: try c.decodeIfPresent(SignalingICECandidate.self, forKey: .candidate))
         case "enqueue":
             self = .enqueue(queue: try string(.queue), requestId: try string(.requestId), attachedData: try attached())
         case "dequeue": self = .dequeue(queue: try string(.queue), requestId: try string(.requestId))

@@ -35,7 +35,7 @@ public enum SignalingMessage: Hashable, Sendable {
     /// Party → server → other party of an answered call.
     case description(callId: String, description: SignalingSessionDescription)
     /// Party → server → other party of an answered call; `nil` is end of candidates.
-    case candidate(callId: String, candidate: SignalingIceCandidate?)
+    case candidate(callId: String, candidate: SignalingICECandidate?)
 
     // Queues (call-centre flow).
     /// Customer → server: wait in `queue`; answered by `queuePosition`.

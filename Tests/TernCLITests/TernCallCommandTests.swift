@@ -139,7 +139,7 @@ struct TernCallCommandTests {
     }
 
     @Test("a tampered ICE password fails the call with a non-zero exit that names the ICE step")
-    func brokenIcePasswordIsExplained() async throws {
+    func brokenICEPasswordIsExplained() async throws {
         let run = try await Self.run(["call", "--loopback", "--json", "--duration", "2", "--break", "ice"])
         #expect(run.status != 0)
         let result = try #require(run.summary?["result"] as? String)

@@ -183,10 +183,10 @@ struct CallLifecycleTests {
         try relay.establish()
         relay.transport("alice", .disconnected)
         relay.transport("bob", .disconnected)
-        #expect(relay.actions("alice").last == .restartIce(callId: "c1"))
-        #expect(!relay.actions("bob").contains(.restartIce(callId: "c1")), "only the offerer restarts")
+        #expect(relay.actions("alice").last == .restartICE(callId: "c1"))
+        #expect(!relay.actions("bob").contains(.restartICE(callId: "c1")), "only the offerer restarts")
         relay.advance(by: .seconds(5))
-        #expect(relay.actions("alice").filter { $0 == .restartIce(callId: "c1") }.count == 2)
+        #expect(relay.actions("alice").filter { $0 == .restartICE(callId: "c1") }.count == 2)
         relay.connect("alice", "bob")
         let expected = established + ["status:reconnecting", "status:connected"]
         #expect(relay.states["alice"] == expected)
@@ -195,16 +195,16 @@ struct CallLifecycleTests {
     }
 
     @Test("an app-requested ICE restart: either side, only while IN_PROGRESS, no state change")
-    func appRequestedIceRestart() throws {
+    func appRequestedICERestart() throws {
         let relay = CallRelay.pair()
         try relay.call("alice", to: "bob")
         #expect(throws: CallError.callNotInProgress(operation: "restart ICE", state: .ringing)) {
-            try relay.on("alice") { try $0.restartIce(now: relay.now) }
+            try relay.on("alice") { try $0.restartICE(now: relay.now) }
         }
         try relay.on("bob") { try $0.accept(media: .audioOnly, now: relay.now) }
         relay.connect("alice", "bob")
-        #expect(try relay.on("bob") { try $0.restartIce(now: relay.now) } == [.action(.restartIce(callId: "c1"))])
-        #expect(try relay.on("alice") { try $0.restartIce(now: relay.now) } == [.action(.restartIce(callId: "c1"))])
+        #expect(try relay.on("bob") { try $0.restartICE(now: relay.now) } == [.action(.restartICE(callId: "c1"))])
+        #expect(try relay.on("alice") { try $0.restartICE(now: relay.now) } == [.action(.restartICE(callId: "c1"))])
         #expect(relay.states["alice"] == established && relay.states["bob"] == established)
     }
 
@@ -217,7 +217,7 @@ struct CallLifecycleTests {
         relay.advance(by: .seconds(14))
         #expect(relay.state("alice") == .inProgress)
         relay.advance(by: .seconds(1))
-        #expect(relay.actions("alice").filter { $0 == .restartIce(callId: "c1") }.count == 3)
+        #expect(relay.actions("alice").filter { $0 == .restartICE(callId: "c1") }.count == 3)
         #expect(relay.states["alice"] == established + ["status:reconnecting", "status:failed", "ENDED(disconnected)"])
         #expect(relay.states["bob"] == established + ["status:reconnecting", "ENDED(remoteHangUp)"])
     }

@@ -41,7 +41,7 @@ import TernCore
                       ("4f1f6c0e_5e3a-4f0b-9c55-6d1b3e0d9a11.local", false), ("4f1f6c0e-5e3a-4f0b-9c55-6d1b3e0d9a1g.local", false),
                       ("x4f1f6c0e-5e3a-4f0b-9c55-6d1b3e0d9a11.local", false)])
     func onlyUUIDNamesAreCandidateNames(name: String, accepted: Bool) throws {
-        let candidate = try IceCandidate(agentLine: "candidate:1 1 udp 2122260223 \(name) 52000 typ host")
+        let candidate = try ICECandidate(agentLine: "candidate:1 1 udp 2122260223 \(name) 52000 typ host")
         #expect(candidate.isMDNS)
         #expect(candidate.hasMDNSCandidateName == accepted)
     }
@@ -56,7 +56,7 @@ import TernCore
     }
 }
 
-@Suite(.serialized) struct IceMDNSTests {
+@Suite(.serialized) struct ICEMDNSTests {
     @Test func oneShotQueryGetsTheResponderAnswer() async throws {
         let responder = try FakeMDNSResponder(name: "peer-host.local", address: [127, 0, 0, 1])
         defer { responder.stop() }
@@ -92,7 +92,7 @@ import TernCore
         let name = "4f1f6c0e-5e3a-4f0b-9c55-6d1b3e0d9a11.local"
         let responder = try FakeMDNSResponder(name: name, address: [127, 0, 0, 1])
         defer { responder.stop() }
-        let a = try IcePeer(.controlling), b = try IcePeer(.controlled)
+        let a = try ICEPeer(.controlling), b = try ICEPeer(.controlled)
         a.transport.mdnsDestinationBox.withLock { $0 = .init(address: "127.0.0.1", port: responder.port) }
         a.forwarding.store(false, ordering: .relaxed)
         b.forwarding.store(false, ordering: .relaxed)
@@ -115,10 +115,10 @@ import TernCore
     }
 
     @Test func aPeerSendingHundredsOfMDNSNamesGetsAtMostTheLimitResolved() async throws {
-        var config = IceConfiguration.loopback
+        var config = ICEConfiguration.loopback
         config.mdnsResolutionTimeout = .milliseconds(200)
         config.maximumMDNSCandidates = 5
-        let t = try IceTransport(configuration: config, role: .controlled)
+        let t = try ICETransport(configuration: config, role: .controlled)
         let silent = try FakeMDNSResponder(name: "someone-else.local", address: [1, 2, 3, 4])
         defer { silent.stop() }
         t.mdnsDestinationBox.withLock { $0 = .init(address: "127.0.0.1", port: silent.port) }
@@ -139,9 +139,9 @@ import TernCore
     }
 
     @Test func unansweredMDNSNameIsDroppedWithAReason() async throws {
-        var config = IceConfiguration.loopback
+        var config = ICEConfiguration.loopback
         config.mdnsResolutionTimeout = .milliseconds(200)
-        let t = try IceTransport(configuration: config, role: .controlled)
+        let t = try ICETransport(configuration: config, role: .controlled)
         // Nobody answers on this port: the query times out.
         let silent = try FakeMDNSResponder(name: "someone-else.local", address: [1, 2, 3, 4])
         defer { silent.stop() }
@@ -158,7 +158,7 @@ import TernCore
     }
 
     @Test func aNameThatIsNotAUUIDIsDroppedWithoutAQuery() async throws {
-        let t = try IceTransport(configuration: .loopback, role: .controlled)
+        let t = try ICETransport(configuration: .loopback, role: .controlled)
         let responder = try FakeMDNSResponder(name: nil, address: [192, 168, 7, 7])
         defer { responder.stop() }
         t.mdnsDestinationBox.withLock { $0 = .init(address: "127.0.0.1", port: responder.port) }
@@ -174,7 +174,7 @@ import TernCore
                       ([0, 0, 0, 0], "not a unicast address"), ([255, 255, 255, 255], "not a unicast address")])
     func anAnswerNoPeerCanHaveIsRefused(address: [UInt8], expected: String) async throws {
         // This transport has not gathered, so it has no loopback candidate of its own.
-        let t = try IceTransport(configuration: .loopback, role: .controlled)
+        let t = try ICETransport(configuration: .loopback, role: .controlled)
         let responder = try FakeMDNSResponder(name: nil, address: address)
         defer { responder.stop() }
         t.mdnsDestinationBox.withLock { $0 = .init(address: "127.0.0.1", port: responder.port) }
@@ -196,7 +196,7 @@ private func resolve(_ name: String, via port: UInt16, timeout: Duration = .seco
 }
 
 /// The reason of the first `.remoteCandidateDropped` after `action`.
-private func droppedReason(_ t: IceTransport, after action: () throws -> Void) async -> String? {
+private func droppedReason(_ t: ICETransport, after action: () throws -> Void) async -> String? {
     let dropped = Mutex<String?>(nil)
     let watcher = Task {
         for await e in t.events { if case let .remoteCandidateDropped(_, reason) = e { dropped.withLock { $0 = $0 ?? reason } } }

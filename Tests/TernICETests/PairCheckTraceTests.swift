@@ -43,24 +43,24 @@ import TernCore
 
     @Test func pairPriorityFollowsRFC8445() {
         // RFC 8445 §6.1.2.3 with G (controlling) = 2130706431, D (controlled) = 1694498815.
-        let host = IceCandidate(foundation: "1", component: 1, transport: .udp, priority: 2_130_706_431,
+        let host = ICECandidate(foundation: "1", component: 1, transport: .udp, priority: 2_130_706_431,
                                 address: "10.0.0.1", port: 1, type: .host)
-        let srflx = IceCandidate(foundation: "2", component: 1, transport: .udp, priority: 1_694_498_815,
+        let srflx = ICECandidate(foundation: "2", component: 1, transport: .udp, priority: 1_694_498_815,
                                  address: "192.0.2.1", port: 2, type: .srflx)
-        let pair = IceCandidatePair(local: host, remote: srflx)
+        let pair = ICECandidatePair(local: host, remote: srflx)
         let expected = (UInt64(1_694_498_815) << 32) + 2 * 2_130_706_431 + 1
         #expect(pair.priority(localIsControlling: true) == expected)
         // Seen from the controlled side, G is the remote candidate: same value, no tie bit.
-        #expect(IceCandidatePair(local: srflx, remote: host).priority(localIsControlling: false) == expected)
+        #expect(ICECandidatePair(local: srflx, remote: host).priority(localIsControlling: false) == expected)
         #expect(pair.priority(localIsControlling: false) == expected - 1)
     }
 }
 
 @Suite(.serialized) struct PairCheckTraceTests {
     @Test func withTracePairChecksTheTraceShowsEachPairsChecksTheNominationAndWhyItWasSelected() async throws {
-        var configuration = IceConfiguration.loopback
+        var configuration = ICEConfiguration.loopback
         configuration.tracePairChecks = true
-        let a = try IcePeer(.controlling, configuration), b = try IcePeer(.controlled, configuration)
+        let a = try ICEPeer(.controlling, configuration), b = try ICEPeer(.controlled, configuration)
         let tasks = try wire(a, b)
         #expect(await eventually { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
         let pair = try #require(a.transport.selectedPair)
@@ -86,7 +86,7 @@ import TernCore
         #expect(trace.selection?.reason.hasPrefix("nominated by this agent (controlling, regular nomination") == true)
         #expect(b.transport.trace.selection?.reason.hasPrefix("nominated by the peer") == true)
         #expect(trace.description.contains("check \(local) -> \(remote) SUCCEEDED"))
-        let decoded = try JSONDecoder().decode(IceTrace.self, from: JSONEncoder().encode(trace))
+        let decoded = try JSONDecoder().decode(ICETrace.self, from: JSONEncoder().encode(trace))
         #expect(decoded.entries == trace.entries)
         a.transport.close(); b.transport.close()
         for t in tasks { await t.value }
@@ -94,7 +94,7 @@ import TernCore
     }
 
     @Test func withoutTracePairChecksNoCheckLinesAreKept() async throws {
-        let a = try IcePeer(.controlling), b = try IcePeer(.controlled)
+        let a = try ICEPeer(.controlling), b = try ICEPeer(.controlled)
         let tasks = try wire(a, b)
         #expect(await eventually { a.transport.selectedPair != nil })
         #expect(!a.transport.trace.entries.contains { if case .pairCheck = $0.event { true } else { false } })

@@ -9,7 +9,7 @@ import TernSDP
 final class CoreEndpoint {
     let name: String
     var core: PeerCore
-    /// The agent the core asked for, if any: what the driver's `IceTransport` would hold.
+    /// The agent the core asked for, if any: what the driver's `ICETransport` would hold.
     var agent: ModelAgent?
     var events: [PeerConnectionEvent] = []
     var transportsBuilt = 0
@@ -21,8 +21,8 @@ final class CoreEndpoint {
     init(name: String, hostAddress: String, seed: UInt64) {
         self.name = name
         self.hostAddress = hostAddress
-        let configuration = JsepConfiguration(fingerprints: [Fingerprint(algorithm: "sha-256", bytes: Array(repeating: UInt8(seed), count: 32))])
-        core = PeerCore(jsep: JsepSession(configuration: configuration, random: SeededRandom(seed: seed)))
+        let configuration = JSEPConfiguration(fingerprints: [Fingerprint(algorithm: "sha-256", bytes: Array(repeating: UInt8(seed), count: 32))])
+        core = PeerCore(jsep: JSEPSession(configuration: configuration, random: SeededRandom(seed: seed)))
     }
 
     /// The W3C signaling states reported, in order.
@@ -36,20 +36,20 @@ final class CoreEndpoint {
     }
 
     /// The candidates reported (`nil`: end-of-candidates), in order.
-    var reportedCandidates: [IceCandidateInit?] {
+    var reportedCandidates: [ICECandidateInit?] {
         events.compactMap { if case let .iceCandidate(candidate) = $0 { .some(candidate) } else { nil } }
     }
 }
 
 /// What the model ICE agent holds.
 struct ModelAgent {
-    var role: IceRole
-    var localCredentials: IceCredentials?
-    var remoteCredentials: IceCredentials?
+    var role: ICERole
+    var localCredentials: ICECredentials?
+    var remoteCredentials: ICECredentials?
     var remoteCandidates: [String] = []
     var remoteEndOfCandidates = false
     /// The credential pair a connection was already modelled for.
-    var connectedWith: [IceCredentials]?
+    var connectedWith: [ICECredentials]?
 }
 
 /// Two `PeerCore`s negotiating in virtual time (str0m style): descriptions and trickled
@@ -102,25 +102,25 @@ final class CorePair {
 
     // MARK: Operations (what PeerConnection's chained W3C operations do)
 
-    func createOffer(_ endpoint: CoreEndpoint, iceRestart: Bool = false) throws(PeerConnectionError) -> JsepDescription {
+    func createOffer(_ endpoint: CoreEndpoint, iceRestart: Bool = false) throws(PeerConnectionError) -> JSEPDescription {
         try endpoint.core.createOffer(iceRestart: iceRestart)
     }
 
-    func setLocal(_ endpoint: CoreEndpoint, _ description: JsepDescription) throws(PeerConnectionError) {
+    func setLocal(_ endpoint: CoreEndpoint, _ description: JSEPDescription) throws(PeerConnectionError) {
         perform(try endpoint.core.setLocalDescription(description), at: endpoint)
     }
 
-    func setRemote(_ endpoint: CoreEndpoint, _ description: JsepDescription) throws(PeerConnectionError) {
+    func setRemote(_ endpoint: CoreEndpoint, _ description: JSEPDescription) throws(PeerConnectionError) {
         perform(try endpoint.core.setRemoteDescription(description), at: endpoint)
     }
 
-    func addCandidate(_ endpoint: CoreEndpoint, _ candidate: IceCandidateInit?) throws(PeerConnectionError) {
-        perform(try endpoint.core.addIceCandidate(candidate), at: endpoint)
+    func addCandidate(_ endpoint: CoreEndpoint, _ candidate: ICECandidateInit?) throws(PeerConnectionError) {
+        perform(try endpoint.core.addICECandidate(candidate), at: endpoint)
     }
 
     /// Creates and applies an offer at `from` and sends it to the other side.
     @discardableResult
-    func sendOffer(from endpoint: CoreEndpoint, iceRestart: Bool = false) throws(PeerConnectionError) -> JsepDescription {
+    func sendOffer(from endpoint: CoreEndpoint, iceRestart: Bool = false) throws(PeerConnectionError) -> JSEPDescription {
         let offer = try createOffer(endpoint, iceRestart: iceRestart)
         try setLocal(endpoint, offer)
         deliver(offer, to: other(endpoint))
@@ -128,7 +128,7 @@ final class CorePair {
     }
 
     /// Delivers a description after `descriptionDelay`; an offer is answered at once.
-    func deliver(_ description: JsepDescription, to endpoint: CoreEndpoint, answering: Bool = true) {
+    func deliver(_ description: JSEPDescription, to endpoint: CoreEndpoint, answering: Bool = true) {
         schedule(after: descriptionDelay) { [unowned self] in
             do throws(PeerConnectionError) {
                 try setRemote(endpoint, description)
@@ -167,7 +167,7 @@ final class CorePair {
                 endpoint.agent?.remoteCandidates = []
                 endpoint.agent?.remoteEndOfCandidates = false
                 gather(at: endpoint, credentials: credentials)
-            case let .applyRemoteIce(credentials, candidates, endOfCandidates):
+            case let .applyRemoteICE(credentials, candidates, endOfCandidates):
                 endpoint.agent?.remoteCredentials = credentials
                 endpoint.agent?.remoteCandidates = candidates
                 endpoint.agent?.remoteEndOfCandidates = endOfCandidates
@@ -196,7 +196,7 @@ final class CorePair {
                     let peer = other(endpoint)
                     schedule(after: candidateDelay) { [unowned self] in
                         do throws(PeerConnectionError) { try addCandidate(peer, candidate) } catch {
-                            operationErrors.append("\(peer.name) addIceCandidate: \(error)")
+                            operationErrors.append("\(peer.name) addICECandidate: \(error)")
                         }
                     }
                 }
@@ -206,26 +206,26 @@ final class CorePair {
 
     /// libnice finds the host candidate while `gather` runs (reported at once through
     /// `agentGathered`, and again by its event); a server-reflexive one follows, then completion.
-    private func gather(at endpoint: CoreEndpoint, credentials: IceCredentials) {
+    private func gather(at endpoint: CoreEndpoint, credentials: ICECredentials) {
         let host = candidate(endpoint.hostAddress, port: 50_000 + endpoint.agentRestarts, type: .host, priority: 2_122_260_223)
         let reflexive = candidate("203.0.113.\(endpoint === caller ? 1 : 2)", port: 60_000 + endpoint.agentRestarts,
                                   type: .srflx, priority: 1_686_052_607)
         perform(endpoint.core.agentGathered([host], complete: false), at: endpoint)
         schedule(after: .zero) { [unowned self] in
-            for event: IceEvent in [.gatheringStateChanged(.gathering), .candidate(host)] {
+            for event: ICEEvent in [.gatheringStateChanged(.gathering), .candidate(host)] {
                 perform(endpoint.core.handle(ice: event), at: endpoint)
             }
         }
         schedule(after: reflexiveDelay) { [unowned self] in
             guard endpoint.agent?.localCredentials == credentials else { return }  // restarted since
-            for event: IceEvent in [.candidate(reflexive), .gatheringStateChanged(.complete), .gatheringComplete] {
+            for event: ICEEvent in [.candidate(reflexive), .gatheringStateChanged(.complete), .gatheringComplete] {
                 perform(endpoint.core.handle(ice: event), at: endpoint)
             }
         }
     }
 
-    private func candidate(_ address: String, port: Int, type: IceCandidateType, priority: UInt32) -> IceCandidate {
-        IceCandidate(foundation: type == .host ? "1" : "2", transport: .udp, priority: priority, address: address,
+    private func candidate(_ address: String, port: Int, type: ICECandidateType, priority: UInt32) -> ICECandidate {
+        ICECandidate(foundation: type == .host ? "1" : "2", transport: .udp, priority: priority, address: address,
                      port: UInt16(port), type: type, relatedAddress: type == .host ? nil : "0.0.0.0", relatedPort: type == .host ? nil : 0)
     }
 

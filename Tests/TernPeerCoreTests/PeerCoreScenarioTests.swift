@@ -53,7 +53,7 @@ struct PeerCoreScenarioTests {
         // An explicit rollback of a new local offer.
         let again = try pair.createOffer(pair.caller)
         try pair.setLocal(pair.caller, again)
-        try pair.setLocal(pair.caller, JsepDescription(type: .rollback, sdp: ""))
+        try pair.setLocal(pair.caller, JSEPDescription(type: .rollback, sdp: ""))
         #expect(pair.caller.core.jsep.signalingState == .stable)
         #expect(pair.caller.core.jsep.pendingLocal == nil && pair.caller.core.jsep.currentLocal != nil)
         #expect(pair.caller.signalingStates.suffix(2) == [.haveLocalOffer, .stable])
@@ -100,7 +100,7 @@ struct PeerCoreScenarioTests {
         let pair = CorePair()
         try pair.connect()
         let before = try #require(pair.caller.agent?.localCredentials)
-        pair.caller.core.restartIce()
+        pair.caller.core.restartICE()
         try pair.sendOffer(from: pair.caller)
         pair.run()
         #expect(pair.operationErrors.isEmpty, "\(pair.operationErrors)")
@@ -157,8 +157,8 @@ struct PeerCoreScenarioTests {
         #expect(closedNow && !closedAgain, "close is idempotent")
         #expect(side.core.connectionState == .closed && side.core.jsep.signalingState == .closed)
         #expect(throws: PeerConnectionError.self) { try side.core.createOffer(iceRestart: false) }
-        #expect(throws: PeerConnectionError.self) { try side.core.setRemoteDescription(JsepDescription(type: .answer, sdp: "v=0")) }
-        #expect(throws: PeerConnectionError.self) { try side.core.addIceCandidate(nil) }
+        #expect(throws: PeerConnectionError.self) { try side.core.setRemoteDescription(JSEPDescription(type: .answer, sdp: "v=0")) }
+        #expect(throws: PeerConnectionError.self) { try side.core.addICECandidate(nil) }
         let late = side.core.handle(ice: .stateChanged(.connected)) + side.core.handle(ice: .gatheringComplete)
         #expect(late.isEmpty)
         pair.run()

@@ -77,7 +77,7 @@ struct AddTrackTests {
         let offer = try await caller.createOffer()
         try await callee.setRemoteDescription(offer)
         let mic = try callee.addTrack(.audio, trackId: "mic")
-        try await callee.setRemoteDescription(JsepDescription(type: .rollback, sdp: ""))
+        try await callee.setRemoteDescription(JSEPDescription(type: .rollback, sdp: ""))
         let own = try await callee.createOffer()
         #expect(sections(own.sdp, "audio") == 1)
         #expect(own.sdp.contains("a=ssrc:\(mic.ssrc) "), "the rolled-back section's track is offered")

@@ -5,7 +5,7 @@ import TernSDP
 
 /// W3C's description slots (webrtc-pc §4.4.1.5): pending until the answer, current after, a
 /// rollback discards the pending one; the remote description carries candidates supplied by
-/// `addIceCandidate`.
+/// `addICECandidate`.
 @Suite("Pending and current descriptions (W3C)", .serialized)
 struct DescriptionSlotsTests {
     @Test("an offer is pending until the answer makes both sides' descriptions current")
@@ -42,7 +42,7 @@ struct DescriptionSlotsTests {
         _ = try pair.caller.createDataChannel("slots")
         let first = try await pair.caller.createOffer()
         try await pair.caller.setLocalDescription(first)
-        try await pair.caller.setLocalDescription(JsepDescription(type: .rollback, sdp: ""))
+        try await pair.caller.setLocalDescription(JSEPDescription(type: .rollback, sdp: ""))
         #expect(pair.caller.localDescription == nil && pair.caller.pendingLocalDescription == nil)
         #expect(pair.caller.signalingState == .stable)
 
@@ -51,7 +51,7 @@ struct DescriptionSlotsTests {
         let again = try await pair.caller.createOffer()
         try await pair.caller.setLocalDescription(again)
         #expect(pair.caller.pendingLocalDescription != nil)
-        try await pair.caller.setLocalDescription(JsepDescription(type: .rollback, sdp: ""))
+        try await pair.caller.setLocalDescription(JSEPDescription(type: .rollback, sdp: ""))
         #expect(pair.caller.pendingLocalDescription == nil)
         #expect(pair.caller.localDescription?.type == current.type)
         #expect(pair.caller.currentRemoteDescription?.type == .answer)
@@ -73,11 +73,11 @@ struct DescriptionSlotsTests {
         #expect(pair.callee.pendingRemoteDescription?.sdp == theirs.sdp)
     }
 
-    @Test("remoteDescription carries the candidates and end-of-candidates given to addIceCandidate")
+    @Test("remoteDescription carries the candidates and end-of-candidates given to addICECandidate")
     func remoteDescriptionCarriesTrickledCandidates() async throws {
         let pair = try PeerPair()
         defer { pair.close() }
-        let trickled = Mutex<[IceCandidateInit?]>([])
+        let trickled = Mutex<[ICECandidateInit?]>([])
         let watcher = Task {
             for await event in pair.caller.events {
                 if case let .iceCandidate(candidate) = event { trickled.withLock { $0.append(candidate) } }
@@ -91,7 +91,7 @@ struct DescriptionSlotsTests {
         #expect(pair.callee.remoteDescription?.sdp.contains("a=candidate:") == false)
 
         #expect(await eventually { trickled.withLock { $0.contains { $0 == nil } } })
-        for candidate in trickled.withLock({ $0 }) { try await pair.callee.addIceCandidate(candidate) }
+        for candidate in trickled.withLock({ $0 }) { try await pair.callee.addICECandidate(candidate) }
         let remote = try #require(pair.callee.remoteDescription)
         let parsed = try SDPParser().parse(remote.sdp)
         #expect(parsed.media[0].candidates.map(\.address) == ["127.0.0.1"], "\(remote.sdp)")

@@ -15,10 +15,10 @@ struct EarlyCandidateTests {
         let caller = try PeerConnection(configuration: .loopback)
         let callee = try PeerConnection(configuration: .loopback)
         defer { caller.close(); callee.close() }
-        let callerCandidates = Mutex<[IceCandidateInit?]>([])
+        let callerCandidates = Mutex<[ICECandidateInit?]>([])
         let calleeReader = Task {
             for await event in callee.events {
-                if case let .iceCandidate(candidate) = event { try? await caller.addIceCandidate(candidate) }
+                if case let .iceCandidate(candidate) = event { try? await caller.addICECandidate(candidate) }
             }
         }
         let callerReader = Task {
@@ -36,7 +36,7 @@ struct EarlyCandidateTests {
         let gathered = callerCandidates.withLock { $0 }
         #expect(gathered.contains { $0 != nil }, "the offerer gathered a host candidate")
         #expect(!offer.sdp.contains("a=candidate"), "the offer itself carries no candidate: only trickle can deliver it")
-        for candidate in gathered { try await callee.addIceCandidate(candidate) }
+        for candidate in gathered { try await callee.addICECandidate(candidate) }
 
         try await callee.setRemoteDescription(offer)
         let answer = try await callee.createAnswer()

@@ -26,7 +26,7 @@ func audioVideoCall() async throws -> (tone: Double?, counters: [UInt16]) {
         Task {
             for await event in caller.events {
                 switch event {
-                case let .iceCandidate(candidate): try? await callee.addIceCandidate(candidate)
+                case let .iceCandidate(candidate): try? await callee.addICECandidate(candidate)
                 case .connectionStateChanged(.connected): reportConnected.yield()
                 default: break
                 }
@@ -35,7 +35,7 @@ func audioVideoCall() async throws -> (tone: Double?, counters: [UInt16]) {
         Task {
             for await event in callee.events {
                 switch event {
-                case let .iceCandidate(candidate): try? await caller.addIceCandidate(candidate)
+                case let .iceCandidate(candidate): try? await caller.addICECandidate(candidate)
                 case let .track(track): reportTrack.yield(track)
                 default: break
                 }

@@ -32,7 +32,7 @@ struct EmbeddingDataChannelSampleTests {
         // candidates belong to (events wait in `events` until read, so none is lost).
         Task {
             for await event in caller.events {
-                if case let .iceCandidate(candidate) = event { try await callee.addIceCandidate(candidate) }
+                if case let .iceCandidate(candidate) = event { try await callee.addICECandidate(candidate) }
             }
         }
         let (received, deliver) = AsyncStream.makeStream(of: String.self)
@@ -40,7 +40,7 @@ struct EmbeddingDataChannelSampleTests {
             for await event in callee.events {
                 switch event {
                 case let .iceCandidate(candidate):
-                    try await caller.addIceCandidate(candidate)
+                    try await caller.addICECandidate(candidate)
                 case let .dataChannel(remote):  // the channel the caller opened, seen from the callee
                     Task {
                         for await event in remote.events {

@@ -33,7 +33,7 @@ struct GlareRollbackTests {
 
         // The offers cross. The impolite side ignores the polite offer (it keeps its own); the
         // polite side rolls its own offer back, takes the impolite one and answers it.
-        try await polite.setLocalDescription(JsepDescription(type: .rollback, sdp: ""))
+        try await polite.setLocalDescription(JSEPDescription(type: .rollback, sdp: ""))
         #expect(polite.signalingState == .stable)
         try await polite.setRemoteDescription(impoliteOffer)
         let answer = try await polite.createAnswer()

@@ -5,7 +5,7 @@ import TernPeer
 
 /// An audio frame captured while the transport is still connecting is sent the moment DTLS
 /// connects (time to first audio no longer waits for the next 20 ms capture tick); a frame
-/// older than `RtpSender.heldAudioLifetime` is not.
+/// older than `RTPSender.heldAudioLifetime` is not.
 @Suite("Audio held until the transport connects", .serialized)
 struct HeldAudioTests {
     /// The callee's remote tracks, and how many audio frames they received in all.
@@ -32,7 +32,7 @@ struct HeldAudioTests {
         try audio.sender.send(audio: tone.nextFrame())  // the only frame this test sends
         #expect(await eventually { pair.caller.connectionState == .connected }, "\(pair.diagnosis)")
         let waited = ContinuousClock.now - pushed
-        if connectedAlready || waited <= RtpSender.heldAudioLifetime {
+        if connectedAlready || waited <= RTPSender.heldAudioLifetime {
             // Sent at once, or held and sent at connect: either way exactly one frame arrives.
             #expect(await eventually { audio.sender.framesSent == 1 })
             #expect(audio.sender.framesDropped == 0)
@@ -53,7 +53,7 @@ struct HeldAudioTests {
         let audio = try pair.caller.addTransceiver(.audio, direction: .sendonly)
         var tone = SineToneSource(frequency: 440)
         try audio.sender.send(audio: tone.nextFrame())  // before any transport exists
-        try await Task.sleep(for: RtpSender.heldAudioLifetime * 3)
+        try await Task.sleep(for: RTPSender.heldAudioLifetime * 3)
         try await pair.negotiate()
         #expect(await eventually { pair.caller.connectionState == .connected && pair.callee.connectionState == .connected },
                 "\(pair.diagnosis)")

@@ -31,9 +31,9 @@ struct HostileMediaTests {
         let track = try #require(atCallee.track(.audio))
 
         let (ice, driver) = pair.callee.state.withLock { ($0.ice, $0.driver) }
-        let transportIce = try #require(ice), transport = try #require(driver)
+        let transportICE = try #require(ice), transport = try #require(driver)
         let recorder = Recorder()
-        transportIce.setReceiveHandler { datagram in
+        transportICE.setReceiveHandler { datagram in
             // RTP (RFC 7983: first byte 128–191, payload type not 64–95, which is RTCP).
             if (128...191).contains(datagram.first ?? 0), datagram.count > 12, !(64...95).contains(datagram[1] & 0x7f) {
                 recorder.rtp.withLock { $0.append(datagram) }

@@ -164,13 +164,13 @@ struct HostilePeerTests {
         for index in 0..<5_000 {
             let name = UUID().uuidString.lowercased() + ".local"
             do {
-                try await arena.victim.addIceCandidate(IceCandidateInit(
+                try await arena.victim.addICECandidate(ICECandidateInit(
                     candidate: "candidate:\(index) 1 udp 2122260223 \(name) \(10_000 + index) typ host", sdpMid: "0"))
             } catch {
-                refused += 1   // past JsepSession.maximumRemoteCandidatesPerSection
+                refused += 1   // past JSEPSession.maximumRemoteCandidatesPerSection
             }
         }
-        #expect(refused >= 5_000 - JsepSession.maximumRemoteCandidatesPerSection)
+        #expect(refused >= 5_000 - JSEPSession.maximumRemoteCandidatesPerSection)
         let thrown = Double(refused)
         // The rest reach ICE: past maximumMDNSCandidates dropped at once, the others when their
         // queries go unanswered.
@@ -194,7 +194,7 @@ struct HostilePeerTests {
             sdp += "a=fingerprint:sha-256 \(Array(repeating: "AB", count: 32).joined(separator: ":"))\r\na=rtpmap:111 opus/48000/2\r\n"
         }
         await #expect(throws: PeerConnectionError.self) {
-            try await arena.victim.setRemoteDescription(JsepDescription(type: .offer, sdp: sdp))
+            try await arena.victim.setRemoteDescription(JSEPDescription(type: .offer, sdp: sdp))
         }
         #expect(arena.victim.signalingState == .stable)
         let track = try #require(arena.atCallee.track(.audio))

@@ -10,7 +10,7 @@ func receivesMore(_ track: RemoteTrack, count: Int = 25) async -> Bool {
 /// `MediaPump`) drops frames: first waits for `settle` dropped frames, so packets sent before the
 /// change are delivered, then requires the track's count to stay put for `window` more.
 /// Counted in frames the sender handled rather than in time, so a slow machine only waits longer.
-func receivesNothing(_ track: RemoteTrack, while sender: RtpSender, settle: Int = 25, window: Int = 25) async -> Bool {
+func receivesNothing(_ track: RemoteTrack, while sender: RTPSender, settle: Int = 25, window: Int = 25) async -> Bool {
     let start = sender.framesDropped
     guard await eventually({ sender.framesDropped >= start + settle }) else { return false }
     let received = track.framesReceived

@@ -8,9 +8,9 @@ import TernPeer
 /// sender as dropped.
 final class MediaPump: Sendable {
     private final class Senders: Sendable {
-        let audio: RtpSender?
-        let video: Mutex<RtpSender?>
-        init(audio: RtpSender?, video: RtpSender?) {
+        let audio: RTPSender?
+        let video: Mutex<RTPSender?>
+        init(audio: RTPSender?, video: RTPSender?) {
             self.audio = audio
             self.video = Mutex(video)
         }
@@ -19,7 +19,7 @@ final class MediaPump: Sendable {
     private let task: Task<Void, Never>
 
     /// Starts sending a `frequency` Hz tone on `audio` and the counting test pattern on `video`.
-    init(audio: RtpSender?, video: RtpSender? = nil, frequency: Double) {
+    init(audio: RTPSender?, video: RTPSender? = nil, frequency: Double) {
         let senders = Senders(audio: audio, video: video)
         self.senders = senders
         task = Task {
@@ -34,7 +34,7 @@ final class MediaPump: Sendable {
     }
 
     /// The video sender fed from now on (nil stops feeding video).
-    func setVideo(_ sender: RtpSender?) {
+    func setVideo(_ sender: RTPSender?) {
         senders.video.withLock { $0 = sender }
     }
 

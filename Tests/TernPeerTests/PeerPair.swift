@@ -23,7 +23,7 @@ struct PeerPair {
     ///
     /// A candidate is handed over only once the other side has applied the description it
     /// belongs to (its ufrag is in that side's remote description): a real signaling channel
-    /// carries the description first, and `addIceCandidate` refuses a candidate that comes
+    /// carries the description first, and `addICECandidate` refuses a candidate that comes
     /// before it (W3C). Forwarding at once raced the test's own negotiation: under load the
     /// candidates arrived first, were refused, and both agents sat at ICE `new` for good.
     func startTrickle(onCaller: @escaping @Sendable (PeerConnectionEvent) -> Void = { _ in },
@@ -37,7 +37,7 @@ struct PeerPair {
                         let ufrag = candidate?.usernameFragment ?? lastUfrag
                         lastUfrag = ufrag
                         _ = await eventually { to.hasRemoteDescription(withUfrag: ufrag) }
-                        try? await to.addIceCandidate(candidate)
+                        try? await to.addICECandidate(candidate)
                     }
                     observe(event)
                 }

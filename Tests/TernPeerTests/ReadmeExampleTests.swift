@@ -23,7 +23,7 @@ struct ReadmeExampleTests {
         for (from, to) in [(caller, callee), (callee, caller)] {
             Task {
                 for await event in from.events {
-                    if case let .iceCandidate(candidate) = event { try? await to.addIceCandidate(candidate) }
+                    if case let .iceCandidate(candidate) = event { try? await to.addICECandidate(candidate) }
                 }
             }
         }

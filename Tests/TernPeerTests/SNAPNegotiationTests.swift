@@ -72,11 +72,11 @@ import TernSDP
         let offer = try await offerer.createOffer()
         let lines = offer.sdp.components(separatedBy: "\r\n").map { $0.hasPrefix("a=sctp-init:") ? "a=sctp-init:%%%notbase64" : $0 }
         await #expect(throws: PeerConnectionError.self) {
-            try await answerer.setRemoteDescription(JsepDescription(type: .offer, sdp: lines.joined(separator: "\r\n")))
+            try await answerer.setRemoteDescription(JSEPDescription(type: .offer, sdp: lines.joined(separator: "\r\n")))
         }
         let notAnInit = offer.sdp.components(separatedBy: "\r\n").map { $0.hasPrefix("a=sctp-init:") ? "a=sctp-init:AwAAFAAAAAEAAAABAAEAAQAAAAE=" : $0 }
         await #expect(throws: PeerConnectionError.self) {
-            try await answerer.setRemoteDescription(JsepDescription(type: .offer, sdp: notAnInit.joined(separator: "\r\n")))
+            try await answerer.setRemoteDescription(JSEPDescription(type: .offer, sdp: notAnInit.joined(separator: "\r\n")))
         }
     }
 }

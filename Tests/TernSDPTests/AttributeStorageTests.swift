@@ -24,7 +24,7 @@ struct AttributeStorageTests {
                 case SSRCAttribute.attributeName: attribute.parsed(as: SSRCAttribute.self) != nil
                 case SSRCGroup.attributeName: attribute.parsed(as: SSRCGroup.self) != nil
                 case RTCPAttribute.attributeName: attribute.parsed(as: RTCPAttribute.self) != nil
-                case IceCandidate.attributeName: attribute.parsed(as: IceCandidate.self) != nil
+                case ICECandidate.attributeName: attribute.parsed(as: ICECandidate.self) != nil
                 case Fingerprint.attributeName: attribute.parsed(as: Fingerprint.self) != nil
                 case SetupRole.attributeName: attribute.parsed(as: SetupRole.self) != nil
                 case RID.attributeName: attribute.parsed(as: RID.self) != nil
@@ -55,7 +55,7 @@ struct AttributeStorageTests {
     func malformedValuesAgree(name: String, value: String) {
         let text = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=\(name):\(value)\r\n"
         #expect(throws: SDPParseError.self) { try SDPParser().parse(text) }
-        #expect(Attribute(name: name, value: value).parsed(as: IceCandidate.self) == nil)
+        #expect(Attribute(name: name, value: value).parsed(as: ICECandidate.self) == nil)
         #expect(Attribute(name: name, value: value).parsed(as: Fingerprint.self) == nil)
         #expect(Attribute(name: name, value: value).parsed(as: ExtensionMap.self) == nil)
         #expect(Attribute(name: name, value: value).parsed(as: FormatParameters.self) == nil)

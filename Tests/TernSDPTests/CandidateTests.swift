@@ -13,15 +13,15 @@ struct CandidateTests {
         "candidate:4 2 udp 100 10.0.0.2 5000 typ prflx x-custom hello another 42",
     ])
     func roundTrip(text: String) throws {
-        let candidate = try IceCandidate(parsing: text)
+        let candidate = try ICECandidate(parsing: text)
         #expect(candidate.candidateString == text)
-        #expect(try IceCandidate(parsing: "a=" + text) == candidate)
-        #expect(try IceCandidate(attributeValue: Substring(text.dropFirst("candidate:".count))) == candidate)
+        #expect(try ICECandidate(parsing: "a=" + text) == candidate)
+        #expect(try ICECandidate(attributeValue: Substring(text.dropFirst("candidate:".count))) == candidate)
     }
 
     @Test("typed fields including Chromium extensions")
     func fields() throws {
-        let c = try IceCandidate(parsing: "a=candidate:842163049 1 udp 1677729535 203.0.113.7 46154 typ srflx raddr 192.168.1.5 rport 46155 generation 2 ufrag EsAw network-id 3 network-cost 50 x-unknown kept")
+        let c = try ICECandidate(parsing: "a=candidate:842163049 1 udp 1677729535 203.0.113.7 46154 typ srflx raddr 192.168.1.5 rport 46155 generation 2 ufrag EsAw network-id 3 network-cost 50 x-unknown kept")
         #expect(c.foundation == "842163049")
         #expect(c.component == 1)
         #expect(c.isUDP)
@@ -37,7 +37,7 @@ struct CandidateTests {
         #expect(c.networkCost == 50)
         #expect(c.extensionValue("x-unknown") == "kept")
         #expect(c.tcpType == nil)
-        let tcp = try IceCandidate(parsing: "candidate:2 1 TCP 2105524479 10.0.0.1 9 typ host tcptype passive")
+        let tcp = try ICECandidate(parsing: "candidate:2 1 TCP 2105524479 10.0.0.1 9 typ host tcptype passive")
         #expect(tcp.tcpType == "passive")
         #expect(!tcp.isUDP)
     }
@@ -50,17 +50,17 @@ struct CandidateTests {
         ("candidate:1 1 udp 1 1.2.3.4 9 typ srflx raddr 1.1.1.1 rport x", "rport is not a number between 0 and 65535"),
     ])
     func malformed(text: String, reason: String) {
-        #expect(throws: SDPValueError(reason)) { try IceCandidate(parsing: text) }
+        #expect(throws: SDPValueError(reason)) { try ICECandidate(parsing: text) }
     }
 
-    @Test("IceCandidateInit carries mid/index and an empty candidate means end-of-candidates")
+    @Test("ICECandidateInit carries mid/index and an empty candidate means end-of-candidates")
     func candidateInit() throws {
-        let c = try IceCandidate(parsing: "candidate:0 1 UDP 2122252543 10.0.0.1 63001 typ host")
-        let initValue = IceCandidateInit(c, sdpMid: "0", sdpMLineIndex: 0, usernameFragment: "abcd")
+        let c = try ICECandidate(parsing: "candidate:0 1 UDP 2122252543 10.0.0.1 63001 typ host")
+        let initValue = ICECandidateInit(c, sdpMid: "0", sdpMLineIndex: 0, usernameFragment: "abcd")
         #expect(initValue.candidate == "candidate:0 1 UDP 2122252543 10.0.0.1 63001 typ host")
         #expect(try initValue.parsed() == c)
         #expect(!initValue.isEndOfCandidates)
-        let end = IceCandidateInit(candidate: "", sdpMid: "0")
+        let end = ICECandidateInit(candidate: "", sdpMid: "0")
         #expect(end.isEndOfCandidates)
         #expect(try end.parsed() == nil)
     }

@@ -23,11 +23,11 @@ struct FixtureRoundTripTests {
         #expect(try SDPParser().parse(lf) == SDPParser().parse(fixture.text))
     }
 
-    @Test("every captured offer gets a structurally valid answer from JsepSession",
+    @Test("every captured offer gets a structurally valid answer from JSEPSession",
           arguments: FixtureLoader.all().filter(\.isOffer))
     func answerEveryOffer(fixture: FixtureLoader.Fixture) throws {
-        var session = JsepSession(configuration: TestIdentity.configuration, random: SeededRandom(seed: 7))
-        try session.setRemoteDescription(JsepDescription(type: .offer, sdp: fixture.text))
+        var session = JSEPSession(configuration: TestIdentity.configuration, random: SeededRandom(seed: 7))
+        try session.setRemoteDescription(JSEPDescription(type: .offer, sdp: fixture.text))
         let answer = try session.createAnswer()
         let offer = try SDPParser().parse(fixture.text)
         let parsed = try SDPParser().parse(answer.sdp)

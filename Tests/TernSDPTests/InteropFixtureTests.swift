@@ -3,7 +3,7 @@ import TernCore
 import TernSDP
 
 /// Real aiortc, Chromium, Firefox and GStreamer answers to Tern offers (captured by capture/*_interop.py)
-/// complete a negotiation with a JsepSession rebuilt from the same seed.
+/// complete a negotiation with a JSEPSession rebuilt from the same seed.
 @Suite("Interop with answers from aiortc, Chromium, Firefox and GStreamer")
 struct InteropFixtureTests {
     /// Mirrors SCENARIOS in capture/interop_common.py.
@@ -20,7 +20,7 @@ struct InteropFixtureTests {
 
     @Test("the remote answer to our offer is applied and negotiates every section", arguments: cases)
     func apply(peer: String, scenario: String, seed: UInt64, audio: Bool, video: Bool, data: Bool) throws {
-        var session = JsepSession(configuration: TestIdentity.configuration, random: SeededRandom(seed: seed))
+        var session = JSEPSession(configuration: TestIdentity.configuration, random: SeededRandom(seed: seed))
         if audio { try session.addTransceiver(Transceiver(kind: .audio)) }
         if video { try session.addTransceiver(Transceiver(kind: .video)) }
         if data { try session.addDataChannel() }
@@ -29,7 +29,7 @@ struct InteropFixtureTests {
         #expect(offer.sdp == FixtureLoader.interop("tern-\(scenario)-offer.sdp"))
         try session.setLocalDescription(offer)
         let answer = try #require(FixtureLoader.named("\(peer)-answer-to-tern-\(scenario).sdp"))
-        try session.setRemoteDescription(JsepDescription(type: .answer, sdp: answer))
+        try session.setRemoteDescription(JSEPDescription(type: .answer, sdp: answer))
         #expect(session.signalingState == .stable)
         let negotiated = try #require(session.negotiated)
         #expect(negotiated.media.allSatisfy { !$0.isRejected && !$0.codecs.isEmpty })

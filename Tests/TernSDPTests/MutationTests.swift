@@ -33,7 +33,7 @@ struct MutationTests {
                 #expect(try SDPParser().parse(written) == description)
                 _ = SDPSummary.render(description)
                 var answerer = TestIdentity.session(seed: UInt64(round))
-                if (try? answerer.setRemoteDescription(JsepDescription(type: .offer, sdp: written))) != nil,
+                if (try? answerer.setRemoteDescription(JSEPDescription(type: .offer, sdp: written))) != nil,
                    let answer = try? answerer.createAnswer() {
                     try answerer.setLocalDescription(answer)
                     _ = answerer.negotiated
@@ -43,7 +43,7 @@ struct MutationTests {
                 try offerer.addTransceiver(Transceiver(kind: .video))
                 try offerer.addDataChannel()
                 try offerer.setLocalDescription(try offerer.createOffer())
-                if (try? offerer.setRemoteDescription(JsepDescription(type: .answer, sdp: written))) != nil {
+                if (try? offerer.setRemoteDescription(JSEPDescription(type: .answer, sdp: written))) != nil {
                     _ = offerer.negotiated
                 }
                 parsed += 1

@@ -1,13 +1,13 @@
 import Testing
 import TernSDP
 
-/// Replays the renegotiation chains captured from one Chromium / aiortc connection against one JsepSession
+/// Replays the renegotiation chains captured from one Chromium / aiortc connection against one JSEPSession
 /// acting as the answerer.
 @Suite("Renegotiation chains captured from real offerers")
 struct RenegotiationReplayTests {
-    func answer(_ session: inout JsepSession, _ fixture: String) throws -> SessionDescription {
+    func answer(_ session: inout JSEPSession, _ fixture: String) throws -> SessionDescription {
         let offer = try #require(FixtureLoader.named(fixture), "fixture \(fixture)")
-        try session.setRemoteDescription(JsepDescription(type: .offer, sdp: offer))
+        try session.setRemoteDescription(JSEPDescription(type: .offer, sdp: offer))
         for index in session.transceivers.indices where !session.transceivers[index].isStopped {
             try session.setDirection(.sendrecv, forTransceiverAt: index)
         }

@@ -17,7 +17,7 @@ struct SetupRoleTests {
         var configuration = TestIdentity.configuration
         configuration.answerSetup = configured
         var s = TestIdentity.session(seed: 9, configuration: configuration)
-        try s.setRemoteDescription(JsepDescription(type: .offer, sdp: offer))
+        try s.setRemoteDescription(JSEPDescription(type: .offer, sdp: offer))
         let answer = try s.createAnswer()
         try s.setLocalDescription(answer)
         #expect(try SDPParser().parse(answer.sdp).media[0].setup == answered)
@@ -40,7 +40,7 @@ struct SetupRoleTests {
         var s = TestIdentity.session(seed: 10)
         try s.addTransceiver(Transceiver(kind: .audio))
         try s.addDataChannel()
-        let host = try IceCandidate(parsing: "candidate:1 1 udp 2122260223 192.0.2.10 50000 typ host")
+        let host = try ICECandidate(parsing: "candidate:1 1 udp 2122260223 192.0.2.10 50000 typ host")
         s.addLocalCandidate(host)
         s.setLocalGatheringComplete()
         let offer = try SDPParser().parse(try s.createOffer().sdp)
@@ -59,7 +59,7 @@ struct SetupRoleTests {
         let applied = try SDPParser().parse(offer.sdp)
         #expect(s.addingLocalCandidates(to: applied) == nil, "nothing gathered yet: the applied text stands")
 
-        let host = try IceCandidate(parsing: "candidate:1 1 udp 2122260223 192.0.2.10 50000 typ host")
+        let host = try ICECandidate(parsing: "candidate:1 1 udp 2122260223 192.0.2.10 50000 typ host")
         s.addLocalCandidate(host)
         let gathering = try #require(s.addingLocalCandidates(to: applied))
         #expect(gathering.media[0].candidates == [host] && !gathering.media[0].endOfCandidates)
@@ -82,7 +82,7 @@ struct SetupRoleTests {
         try s.setLocalDescription(first)
         let restarted = try s.createOffer(iceRestart: true)
         try s.setLocalDescription(restarted)
-        s.addLocalCandidate(try IceCandidate(parsing: "candidate:1 1 udp 2122260223 192.0.2.10 50000 typ host"))
+        s.addLocalCandidate(try ICECandidate(parsing: "candidate:1 1 udp 2122260223 192.0.2.10 50000 typ host"))
         #expect(s.addingLocalCandidates(to: try SDPParser().parse(first.sdp)) == nil)
         #expect(s.addingLocalCandidates(to: try SDPParser().parse(restarted.sdp)) != nil)
     }

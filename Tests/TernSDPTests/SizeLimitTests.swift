@@ -82,8 +82,8 @@ struct HostileDescriptionTests {
     func badBundleGroups(line: String) throws {
         var session = TestIdentity.session(seed: 5)
         let hostile = try offer(bundle: line)
-        do throws(JsepError) {
-            try session.setRemoteDescription(JsepDescription(type: .offer, sdp: hostile))
+        do throws(JSEPError) {
+            try session.setRemoteDescription(JSEPDescription(type: .offer, sdp: hostile))
             Issue.record("\(line) was accepted")
         } catch {
             #expect(error.name == .invalidAccess)
@@ -91,7 +91,7 @@ struct HostileDescriptionTests {
         }
         #expect(session.signalingState == .stable)
         // The same offer with a sound group applies.
-        try session.setRemoteDescription(JsepDescription(type: .offer, sdp: try offer(bundle: "a=group:BUNDLE 0 1 2")))
+        try session.setRemoteDescription(JSEPDescription(type: .offer, sdp: try offer(bundle: "a=group:BUNDLE 0 1 2")))
         #expect(session.signalingState == .haveRemoteOffer)
     }
 }

@@ -5,10 +5,10 @@ import TernSDP
 /// A fixed local identity for tests (the bytes are a test pattern, not a real certificate digest).
 enum TestIdentity {
     static let fingerprint = Fingerprint(algorithm: "sha-256", bytes: (0..<32).map { UInt8($0 * 7 & 0xff) })
-    static let configuration = JsepConfiguration(fingerprints: [fingerprint])
+    static let configuration = JSEPConfiguration(fingerprints: [fingerprint])
 
-    static func session(seed: UInt64 = 1, configuration: JsepConfiguration = TestIdentity.configuration) -> JsepSession {
-        JsepSession(configuration: configuration, random: SeededRandom(seed: seed))
+    static func session(seed: UInt64 = 1, configuration: JSEPConfiguration = TestIdentity.configuration) -> JSEPSession {
+        JSEPSession(configuration: configuration, random: SeededRandom(seed: seed))
     }
 }
 

@@ -12,7 +12,7 @@ struct SignalingMessageCodingTests {
         .ringing(callId: "c1"), .accept(callId: "c1"), .reject(callId: "c1", reason: .busy),
         .cancel(callId: "c1"), .hangup(callId: "c1"), .timeout(callId: "c1"), .answeredElsewhere(callId: "c1"), .rejectedElsewhere(callId: "c1"),
         .description(callId: "c1", description: SignalingSessionDescription(type: .offer, sdp: "v=0\r\n")),
-        .candidate(callId: "c1", candidate: SignalingIceCandidate(
+        .candidate(callId: "c1", candidate: SignalingICECandidate(
             candidate: "candidate:1 1 udp 2130706431 127.0.0.1 5000 typ host", sdpMid: "0", sdpMLineIndex: 0)),
         .candidate(callId: "c1", candidate: nil),
         .enqueue(queue: "support", requestId: "r1", attachedData: [AttachedData(dataName: "order", dataValue: "42")]),

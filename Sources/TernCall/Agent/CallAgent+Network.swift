@@ -17,10 +17,10 @@ extension CallAgent {
         case let .candidate(callId, candidate):
             guard let peer = calls[callId]?.peer else { return }
             let candidateInit = candidate.map {
-                IceCandidateInit(candidate: $0.candidate, sdpMid: $0.sdpMid, sdpMLineIndex: $0.sdpMLineIndex,
+                ICECandidateInit(candidate: $0.candidate, sdpMid: $0.sdpMid, sdpMLineIndex: $0.sdpMLineIndex,
                                  usernameFragment: $0.usernameFragment)
             }
-            do { try await peer.addIceCandidate(candidateInit) } catch {
+            do { try await peer.addICECandidate(candidateInit) } catch {
                 continuation.yield(.problem(callId: callId, "remote candidate refused: \(error)"))
             }
         case let .error(error):
@@ -35,7 +35,7 @@ extension CallAgent {
         guard let peer = calls[callId]?.peer, let sdp = description.sdp else { return }
         guard let type = SDPType(rawValue: description.type.rawValue) else { return }
         do {
-            try await peer.setRemoteDescription(JsepDescription(type: type, sdp: sdp))
+            try await peer.setRemoteDescription(JSEPDescription(type: type, sdp: sdp))
             continuation.yield(.description(callId: callId, local: false, type: type.rawValue, sdp: sdp))
             if type == .offer {
                 holdCandidates(callId: callId)  // an answer that restarts ICE goes before its candidates
@@ -59,7 +59,7 @@ extension CallAgent {
         switch event {
         case let .iceCandidate(candidate):
             let wire = candidate.map {
-                SignalingIceCandidate(candidate: $0.candidate, sdpMid: $0.sdpMid, sdpMLineIndex: $0.sdpMLineIndex,
+                SignalingICECandidate(candidate: $0.candidate, sdpMid: $0.sdpMid, sdpMLineIndex: $0.sdpMLineIndex,
                                       usernameFragment: $0.usernameFragment)
             }
             guard var call = calls[callId] else { return }

@@ -86,8 +86,8 @@ extension CallAgent {
             await makeOffer(callId: callId)
         case let .awaitOffer(callId, media):
             _ = createPeer(callId: callId, media: media, isCaller: false)
-        case let .restartIce(callId):
-            calls[callId]?.peer.restartIce()
+        case let .restartICE(callId):
+            calls[callId]?.peer.restartICE()
             await makeOffer(callId: callId, iceRestart: true)
         case let .pauseCamera(callId):
             calls[callId]?.video?.sender.isEnabled = false

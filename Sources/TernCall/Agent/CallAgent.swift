@@ -180,10 +180,10 @@ public actor CallAgent {
         await process(try core.setHold(onHold, now: clock.now()))
     }
 
-    /// Restarts ICE on the call in progress (see `CallClient.restartIce(now:)`): this side sends
+    /// Restarts ICE on the call in progress (see `CallClient.restartICE(now:)`): this side sends
     /// the re-offer with new credentials.
-    public func restartIce() async throws(CallError) {
-        await process(try core.restartIce(now: clock.now()))
+    public func restartICE() async throws(CallError) {
+        await process(try core.restartICE(now: clock.now()))
     }
 
     public func setCameraEnabled(_ enabled: Bool) async throws(CallError) {
@@ -200,7 +200,7 @@ public actor CallAgent {
     public func peer(callId: String) -> PeerConnection? { calls[callId]?.peer }
 
     /// The senders of a call's audio and video, for the application's media source.
-    public func senders(callId: String) -> (audio: RtpSender?, video: RtpSender?) {
+    public func senders(callId: String) -> (audio: RTPSender?, video: RTPSender?) {
         (calls[callId]?.audio?.sender, calls[callId]?.video?.sender)
     }
 

@@ -1,6 +1,6 @@
 /// A connected, unreliable, message-preserving transport: what DTLS sits on.
 ///
-/// `IceTransport` is the real one; `InMemoryDatagramPair` connects two layers
+/// `ICETransport` is the real one; `InMemoryDatagramPair` connects two layers
 /// in one process for unit tests. Each `send` is one datagram on the wire;
 /// each delivery to the receive handler is one datagram received.
 public protocol DatagramTransport: AnyObject, Sendable {

@@ -8,7 +8,7 @@ import Synchronization
 /// libnice does all its work (timers, socket reads, signal emission) on the
 /// `GMainContext` it was created with. Each `GLibEventLoop` has its own
 /// context and `GMainLoop`, runs them on one `Thread`, and is the only place
-/// in Tern that touches GLib's threading. Several `IceTransport`s may share one
+/// in Tern that touches GLib's threading. Several `ICETransport`s may share one
 /// loop; by default each transport creates its own.
 ///
 /// Work is handed to the loop with `post` (asynchronous, always runs later,
@@ -36,7 +36,7 @@ public final class GLibEventLoop: @unchecked Sendable {
     /// Starts a loop whose thread first enters the network namespace at `path` (e.g.
     /// `/run/netns/lab`): every socket libnice opens from it lives there. Linux, needs
     /// CAP_SYS_ADMIN. For network-lab tests.
-    static func inNetworkNamespace(_ path: String, name: String) throws(IceError) -> GLibEventLoop {
+    static func inNetworkNamespace(_ path: String, name: String) throws(ICEError) -> GLibEventLoop {
         #if os(Linux)
         let entered = NamespaceResult()
         let loop = GLibEventLoop(name: name) {

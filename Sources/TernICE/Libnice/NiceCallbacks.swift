@@ -5,28 +5,28 @@ internal import CNice
 // Every libnice signal we connect and the receive callback are the
 // `@convention(c)` functions below. They capture nothing; their `user_data` is
 // an `Unmanaged<NiceCallbackContext>` created with `passRetained` in
-// `IceTransport.init` and released exactly once in `IceTransport.teardown()`,
+// `ICETransport.init` and released exactly once in `ICETransport.teardown()`,
 // after the handlers are disconnected and the receive callback detached on the
 // loop thread (that hop is the barrier: the loop runs one callback at a time,
 // so none is running when it executes, and none can start afterwards).
 //
 // Threading: all of them run on the transport's `GLibEventLoop` thread, because
 // every libnice call that can emit one of these signals is made from that
-// thread (`IceTransport.onLoop`). `nice_agent_send` from other threads does not
+// thread (`ICETransport.onLoop`). `nice_agent_send` from other threads does not
 // emit them for UDP/TCP data, and is additionally fenced by the send gate during
 // teardown.
 //
 // Each C signature is copied from libnice 0.1.21 `agent.c` signal docs next to
 // its trampoline: GLib does not check them.
 
-/// What the C side holds: a weak reference, so an `IceTransport` the owner dropped
+/// What the C side holds: a weak reference, so an `ICETransport` the owner dropped
 /// deinitialises (and tears down) even while libnice still has our pointer.
 final class NiceCallbackContext: @unchecked Sendable {
     // Written once in init; Swift weak references are safe to load from any thread.
-    private(set) weak var transport: IceTransport?
-    init(_ transport: IceTransport) { self.transport = transport }
+    private(set) weak var transport: ICETransport?
+    init(_ transport: ICETransport) { self.transport = transport }
 
-    static func enter(_ data: gpointer?) -> IceTransport? {
+    static func enter(_ data: gpointer?) -> ICETransport? {
         guard let data else { return nil }
         return Unmanaged<NiceCallbackContext>.fromOpaque(data).takeUnretainedValue().transport
     }

@@ -3,7 +3,7 @@ import Synchronization
 import TernCore
 
 /// Reads libnice's debug log for the check-list lines (`LibniceCheckLine`) of the agents whose
-/// transports asked for them (`IceConfiguration.tracePairChecks`), and files each line with its
+/// transports asked for them (`ICEConfiguration.tracePairChecks`), and files each line with its
 /// transport's `PairCheckLog`.
 ///
 /// Process-wide, because libnice's debug switch and GLib's log handlers are: libnice formats its
@@ -53,7 +53,7 @@ enum NiceDebugTap {
 }
 
 /// One transport's share of libnice's check-list narration, as ICE trace entries (merged into
-/// `IceTransport.trace` by time).
+/// `ICETransport.trace` by time).
 final class PairCheckLog: Sendable {
     /// A long call's trace stays bounded: lines past this are counted, not kept.
     static let maximumEntries = 1_000
@@ -63,7 +63,7 @@ final class PairCheckLog: Sendable {
         var pairs: [UInt: (local: String, remote: String)] = [:]
         /// Connectivity-check requests sent per pair since its last state change.
         var requests: [UInt: Int] = [:]
-        var entries: [IceTrace.Entry] = []
+        var entries: [ICETrace.Entry] = []
         var dropped = 0
     }
 
@@ -73,14 +73,14 @@ final class PairCheckLog: Sendable {
     init(clock: any MonotonicClock) { self.clock = clock }
 
     /// The entries so far, and how many were not kept.
-    var snapshot: (entries: [IceTrace.Entry], dropped: Int) { state.withLock { ($0.entries, $0.dropped) } }
+    var snapshot: (entries: [ICETrace.Entry], dropped: Int) { state.withLock { ($0.entries, $0.dropped) } }
 
     func take(_ line: LibniceCheckLine) {
         let time = clock.now().nanoseconds
         state.withLock { s in
-            func append(_ event: IceTrace.Event) {
+            func append(_ event: ICETrace.Event) {
                 guard s.entries.count < Self.maximumEntries else { s.dropped += 1; return }
-                s.entries.append(IceTrace.Entry(time: time, event: event))
+                s.entries.append(ICETrace.Entry(time: time, event: event))
             }
             switch line {
             case let .newPair(pair, local, remote):

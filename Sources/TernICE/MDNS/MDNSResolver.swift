@@ -23,7 +23,7 @@ final class MDNSResolver: Sendable {
     }
 
     /// Resolutions pending in the process at once; past it a name fails at once. Each transport
-    /// also caps its own (`IceConfiguration.maximumMDNSCandidates`).
+    /// also caps its own (`ICEConfiguration.maximumMDNSCandidates`).
     static let maximumPending = 256
 
     private struct Query {

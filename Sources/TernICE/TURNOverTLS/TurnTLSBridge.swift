@@ -23,7 +23,7 @@ final class TurnTLSBridge: @unchecked Sendable {
     }
 
     /// The server as configured (host name as written, for SNI and the certificate check).
-    let server: IceServer
+    let server: ICEServer
     /// Where libnice connects: the loopback address and the bridge's port.
     let listenAddress: String
     let port: UInt16
@@ -37,12 +37,12 @@ final class TurnTLSBridge: @unchecked Sendable {
     private var watch: GLibFDWatch?
     private var connections: [ObjectIdentifier: TurnTLSConnection] = [:]
     private var closed = false
-    private let reporter = Mutex<(@Sendable (IceServer, Event) -> Void)?>(nil)
+    private let reporter = Mutex<(@Sendable (ICEServer, Event) -> Void)?>(nil)
 
     /// Starts a bridge for `server` (as configured), whose numeric address is `address`, on
     /// `loop`'s thread (the listener is created there, in the loop thread's network namespace).
-    static func start(server: IceServer, address: String, options: TurnTLSOptions,
-                      loop: GLibEventLoop) throws(IceError) -> TurnTLSBridge {
+    static func start(server: ICEServer, address: String, options: TurnTLSOptions,
+                      loop: GLibEventLoop) throws(ICEError) -> TurnTLSBridge {
         let context = try TurnTLSContext(serverName: server.host, options: options)
         let ipv6 = address.contains(":")
         let made = loop.sync { () -> TurnTLSBridge? in
@@ -59,7 +59,7 @@ final class TurnTLSBridge: @unchecked Sendable {
         return bridge
     }
 
-    private init(server: IceServer, address: String, listenAddress: String, listener: Int32, port: UInt16,
+    private init(server: ICEServer, address: String, listenAddress: String, listener: Int32, port: UInt16,
                  context: TurnTLSContext, loop: GLibEventLoop) {
         self.server = server
         self.serverAddress = address
@@ -71,7 +71,7 @@ final class TurnTLSBridge: @unchecked Sendable {
     }
 
     /// Where events go (the transport, weakly). Any thread.
-    func setReporter(_ body: @escaping @Sendable (IceServer, Event) -> Void) {
+    func setReporter(_ body: @escaping @Sendable (ICEServer, Event) -> Void) {
         reporter.withLock { $0 = body }
     }
 

@@ -11,7 +11,7 @@ final class TurnTLSContext {
     let serverName: String
     let verify: Bool
 
-    init(serverName: String, options: TurnTLSOptions) throws(IceError) {
+    init(serverName: String, options: TurnTLSOptions) throws(ICEError) {
         guard let ctx = SSL_CTX_new(TLS_client_method()) else {
             throw .invalidConfiguration(reason: "turns: \(serverName): SSL_CTX_new failed: \(Self.openSSLError())")
         }

@@ -6,7 +6,7 @@
 /// chain is verified against the trust anchors below, and its name against the host in the
 /// `turns:` URL (DNS name: subjectAltName DNS entries and SNI; IP literal: subjectAltName IP
 /// entries, no SNI). A server that fails either check gives no relay candidate; the trace says
-/// why (`IceTrace.Event.turnTLSFailed`).
+/// why (`ICETrace.Event.turnTLSFailed`).
 public struct TurnTLSOptions: Sendable, Hashable {
     /// Trust the system CA store (OpenSSL's default paths, e.g. `/etc/ssl/certs`). Default true.
     public var useSystemTrustStore: Bool = true

@@ -6,7 +6,7 @@ import TernSDP
 /// What ICE and the transport report, turned into state and W3C events.
 extension PeerCore {
     /// An event of the ICE agent.
-    package mutating func handle(ice event: IceEvent) -> [Action] {
+    package mutating func handle(ice event: ICEEvent) -> [Action] {
         guard !isClosed else { return [] }
         switch event {
         case let .candidate(candidate):
@@ -82,7 +82,7 @@ extension PeerCore {
     }
 }
 
-extension IceGatheringState {
+extension ICEGatheringState {
     /// new → gathering → complete.
     fileprivate var rank: Int { self == .new ? 0 : self == .gathering ? 1 : 2 }
 }

@@ -5,21 +5,21 @@ package import TernSDP
 /// Offer/answer (RFC 9429) and what follows from it: the ICE agent, remote candidates, the transport.
 extension PeerCore {
     /// W3C `createOffer`.
-    package mutating func createOffer(iceRestart: Bool) throws(PeerConnectionError) -> JsepDescription {
-        do throws(JsepError) { return try jsep.createOffer(iceRestart: iceRestart) } catch { throw .negotiation(error) }
+    package mutating func createOffer(iceRestart: Bool) throws(PeerConnectionError) -> JSEPDescription {
+        do throws(JSEPError) { return try jsep.createOffer(iceRestart: iceRestart) } catch { throw .negotiation(error) }
     }
 
     /// W3C `createAnswer`.
-    package mutating func createAnswer() throws(PeerConnectionError) -> JsepDescription {
-        do throws(JsepError) { return try jsep.createAnswer() } catch { throw .negotiation(error) }
+    package mutating func createAnswer() throws(PeerConnectionError) -> JSEPDescription {
+        do throws(JSEPError) { return try jsep.createAnswer() } catch { throw .negotiation(error) }
     }
 
     /// W3C `setLocalDescription`: applies it, starts ICE gathering (or restarts ICE), reports
     /// held candidates, and when the exchange completes, builds or reconfigures the transport.
     /// When it returns `.gather`, the rest waits for `agentGathered(_:complete:)`.
-    package mutating func setLocalDescription(_ description: JsepDescription) throws(PeerConnectionError) -> [Action] {
+    package mutating func setLocalDescription(_ description: JSEPDescription) throws(PeerConnectionError) -> [Action] {
         guard !isClosed else { throw .invalidState("the peer connection is closed") }
-        do throws(JsepError) { try jsep.setLocalDescription(description) } catch { throw .negotiation(error) }
+        do throws(JSEPError) { try jsep.setLocalDescription(description) } catch { throw .negotiation(error) }
         var actions: [Action] = [.emit(.signalingStateChanged(jsep.signalingState))]
         guard description.type != .rollback else { return actions }
         actions += prepareAgent(localOffer: description.type == .offer)
@@ -43,7 +43,7 @@ extension PeerCore {
     /// into the local description before `setLocalDescription` returns, so that
     /// `localDescription` read right after carries them (with end-of-candidates when nothing
     /// else is to come). Also called before creating a description while candidates are held.
-    package mutating func agentGathered(_ candidates: [TernSDP.IceCandidate], complete: Bool) -> [Action] {
+    package mutating func agentGathered(_ candidates: [TernSDP.ICECandidate], complete: Bool) -> [Action] {
         for candidate in candidates where !jsep.localCandidates.contains(candidate) {
             jsep.addLocalCandidate(candidate)
         }
@@ -63,18 +63,18 @@ extension PeerCore {
 
     /// W3C `setRemoteDescription`: applies it, hands the remote ICE credentials and candidates
     /// to ICE, and when the exchange completes, builds or reconfigures the transport.
-    package mutating func setRemoteDescription(_ description: JsepDescription) throws(PeerConnectionError) -> [Action] {
+    package mutating func setRemoteDescription(_ description: JSEPDescription) throws(PeerConnectionError) -> [Action] {
         guard !isClosed else { throw .invalidState("the peer connection is closed") }
-        do throws(JsepError) { try jsep.setRemoteDescription(description) } catch { throw .negotiation(error) }
+        do throws(JSEPError) { try jsep.setRemoteDescription(description) } catch { throw .negotiation(error) }
         var actions: [Action] = [.emit(.signalingStateChanged(jsep.signalingState))]
         guard description.type != .rollback else { return actions }
         actions += prepareAgent(localOffer: false)
-        actions += applyRemoteIce()
+        actions += applyRemoteICE()
         return actions + negotiationIfComplete()
     }
 
-    /// W3C `addIceCandidate`; nil is end-of-candidates (RFC 8838 §4.4).
-    package mutating func addIceCandidate(_ candidate: IceCandidateInit?) throws(PeerConnectionError) -> [Action] {
+    /// W3C `addICECandidate`; nil is end-of-candidates (RFC 8838 §4.4).
+    package mutating func addICECandidate(_ candidate: ICECandidateInit?) throws(PeerConnectionError) -> [Action] {
         guard !isClosed else { throw .invalidState("the peer connection is closed") }
         guard let candidate else {
             remoteEndOfCandidates = true
@@ -87,12 +87,12 @@ extension PeerCore {
         // InvalidStateError and the candidate would be lost (ICE then never checks: both sides
         // stay `new`); it is kept and applied with the description.
         guard jsep.remoteDescription != nil else {
-            if earlyRemoteCandidates.count < JsepSession.maximumRemoteCandidatesPerSection {
+            if earlyRemoteCandidates.count < JSEPSession.maximumRemoteCandidatesPerSection {
                 earlyRemoteCandidates.append(candidate)
             }
             return []
         }
-        do throws(JsepError) { try jsep.addRemoteCandidate(candidate) } catch { throw .negotiation(error) }
+        do throws(JSEPError) { try jsep.addRemoteCandidate(candidate) } catch { throw .negotiation(error) }
         guard remoteCredentialsApplied != nil, agent != .none else {
             pendingRemoteCandidates.append(candidate)
             return []
@@ -105,14 +105,14 @@ extension PeerCore {
     /// W3C `addTransceiver`; returns its index.
     package mutating func addTransceiver(_ transceiver: Transceiver) throws(PeerConnectionError) -> Int {
         guard !isClosed else { throw .invalidState("the peer connection is closed") }
-        do throws(JsepError) { return try jsep.addTransceiver(transceiver) } catch { throw .negotiation(error) }
+        do throws(JSEPError) { return try jsep.addTransceiver(transceiver) } catch { throw .negotiation(error) }
     }
 
     /// The first data channel adds an application section: true when that needs negotiation.
     package mutating func addDataChannel() throws(PeerConnectionError) -> Bool {
         guard !isClosed else { throw .invalidState("the peer connection is closed") }
         guard !jsep.wantsDataChannel else { return false }
-        do throws(JsepError) { try jsep.addDataChannel() } catch { throw .negotiation(error) }
+        do throws(JSEPError) { try jsep.addDataChannel() } catch { throw .negotiation(error) }
         return true
     }
 
@@ -120,7 +120,7 @@ extension PeerCore {
     /// sender and is not stopped (adding send to its direction), else adds a `sendrecv` one.
     package mutating func addTrack(_ kind: MediaKind, sender: SenderParameters) throws(PeerConnectionError) {
         guard !isClosed else { throw .invalidState("the peer connection is closed") }
-        do throws(JsepError) {
+        do throws(JSEPError) {
             if let index = jsep.transceivers.indices.first(where: { index in
                 let transceiver = jsep.transceivers[index]
                 return transceiver.kind == kind && transceiver.sender == nil && !transceiver.isStopped && !transceiver.isStopping
@@ -144,22 +144,22 @@ extension PeerCore {
         }
         let transceiver = jsep.transceivers[index]
         guard !transceiver.isStopped, !transceiver.isStopping else { return }
-        do throws(JsepError) { try jsep.setDirection(transceiver.direction.removingSend, forTransceiverAt: index) } catch {
+        do throws(JSEPError) { try jsep.setDirection(transceiver.direction.removingSend, forTransceiverAt: index) } catch {
             throw .negotiation(error)
         }
     }
 
-    /// W3C `restartIce`: the next offer carries new ICE credentials (RFC 8445 §9).
-    package mutating func restartIce() { jsep.restartIce() }
+    /// W3C `restartICE`: the next offer carries new ICE credentials (RFC 8445 §9).
+    package mutating func restartICE() { jsep.restartICE() }
 
     /// Changes a transceiver's direction.
     package mutating func setDirection(_ direction: RTPDirection, transceiverAt index: Int) throws(PeerConnectionError) {
-        do throws(JsepError) { try jsep.setDirection(direction, forTransceiverAt: index) } catch { throw .negotiation(error) }
+        do throws(JSEPError) { try jsep.setDirection(direction, forTransceiverAt: index) } catch { throw .negotiation(error) }
     }
 
     /// W3C `RTCRtpTransceiver.stop`.
     package mutating func stopTransceiver(at index: Int) throws(PeerConnectionError) {
-        do throws(JsepError) { try jsep.stopTransceiver(at: index) } catch { throw .negotiation(error) }
+        do throws(JSEPError) { try jsep.stopTransceiver(at: index) } catch { throw .negotiation(error) }
     }
 
     // MARK: Steps
@@ -167,7 +167,7 @@ extension PeerCore {
     /// The agent exists from the first description on: the agent that makes the first offer
     /// is controlling (RFC 8445 §6.1.1; JSEP §3.5.1). A pooled agent learns its role here.
     private mutating func prepareAgent(localOffer: Bool) -> [Action] {
-        let role: IceRole = localOffer ? .controlling : .controlled
+        let role: ICERole = localOffer ? .controlling : .controlled
         switch agent {
         case .running: return []
         case .pooled:
@@ -193,16 +193,16 @@ extension PeerCore {
         var actions = releaseHeldCandidates()
         // An answer to an ICE restart restarts our agent, which clears the remote credentials
         // and candidates the offer gave it: give them again (RFC 8445 §9).
-        if type != .offer { actions += applyRemoteIce() }
+        if type != .offer { actions += applyRemoteICE() }
         return actions + negotiationIfComplete()
     }
 
     /// The remote credentials, the candidates in the description and any trickled before
     /// (RFC 8838 §4.3: candidates may arrive before the description that scopes them).
-    private mutating func applyRemoteIce() -> [Action] {
+    private mutating func applyRemoteICE() -> [Action] {
         guard agent != .none, let remote = jsep.remoteDescription, let first = remote.media.first,
               let ufrag = first.iceUfrag ?? remote.iceUfrag, let pwd = first.icePwd ?? remote.icePwd else { return [] }
-        let credentials = IceCredentials(ufrag: ufrag, pwd: pwd)
+        let credentials = ICECredentials(ufrag: ufrag, pwd: pwd)
         guard remoteCredentialsApplied != credentials else { return [] }
         remoteCredentialsApplied = credentials
         // With max-bundle every candidate belongs to the first section's transport.
@@ -216,7 +216,7 @@ extension PeerCore {
         }
         earlyRemoteCandidates = []
         let endOfCandidates = remoteEndOfCandidates || remote.media.contains { $0.endOfCandidates }
-        return [.applyRemoteIce(credentials: credentials, candidates: candidates, endOfCandidates: endOfCandidates)]
+        return [.applyRemoteICE(credentials: credentials, candidates: candidates, endOfCandidates: endOfCandidates)]
     }
 
     /// When offer and answer are both applied: build the transport on the first exchange and
@@ -243,7 +243,7 @@ extension PeerCore {
         for section in negotiated.media where !section.isRejected {
             let primary = section.codecs.filter { !$0.isRTX }
             guard let codec = primary.first else { continue }
-            let midExtension = section.headerExtensions.first { $0.uri == JsepConfiguration.midExtension }
+            let midExtension = section.headerExtensions.first { $0.uri == JSEPConfiguration.midExtension }
                 .flatMap { UInt8(exactly: $0.id) }
             let nack = codec.feedback.contains { $0.lowercased() == "nack" }
             if section.direction == .sendrecv || section.direction == .sendonly,
@@ -269,7 +269,7 @@ extension PeerCore {
                     payloadTypes: payloadTypes, midExtensionID: midExtension, nackEnabled: nack,
                     rtxPayloadTypes: rtxPayloadTypes, rtxSSRCs: section.remoteRTXSSRCs,
                     transportCCExtensionID: section.headerExtensions
-                        .first { $0.uri == JsepConfiguration.transportCCExtension }
+                        .first { $0.uri == JSEPConfiguration.transportCCExtension }
                         .flatMap { UInt8(exactly: $0.id) }))
             }
         }

@@ -18,16 +18,16 @@ package struct PeerCore: Sendable {
     /// What the driver does for the core, in order.
     package enum Action: Sendable {
         /// Create the ICE agent, with this role (RFC 8445 §6.1.1: the first offerer controls).
-        case createAgent(role: IceRole)
+        case createAgent(role: ICERole)
         /// Tell the agent created for the candidate pool (`iceCandidatePoolSize`) its role.
-        case assignAgentRole(IceRole)
+        case assignAgentRole(ICERole)
         /// Give the agent our credentials and start gathering; then report what it already
         /// gathered with `agentGathered(_:complete:)` (or `agentGatherFailed()`).
-        case gather(IceCredentials)
+        case gather(ICECredentials)
         /// Restart the agent with new credentials (RFC 8445 §9).
-        case restartAgent(IceCredentials)
+        case restartAgent(ICECredentials)
         /// Give the agent the peer's credentials and candidates.
-        case applyRemoteIce(credentials: IceCredentials, candidates: [String], endOfCandidates: Bool)
+        case applyRemoteICE(credentials: ICECredentials, candidates: [String], endOfCandidates: Bool)
         /// Give the agent one trickled candidate (RFC 8838 §4.3).
         case addRemoteCandidate(String)
         /// Tell the agent the peer has no more candidates (RFC 8838 §4.4).
@@ -53,10 +53,10 @@ package struct PeerCore: Sendable {
         case running
     }
 
-    package internal(set) var jsep: JsepSession
+    package internal(set) var jsep: JSEPSession
     var agent = Agent.none
     /// The credentials the agent was given (compared with JSEP's to see an ICE restart).
-    var agentCredentials: IceCredentials?
+    var agentCredentials: ICECredentials?
     var gathering = false
     /// False while gathered candidates wait for `setLocalDescription` to report them (W3C:
     /// `icecandidate` events start with the local description): a pooled agent's, and those the
@@ -65,26 +65,26 @@ package struct PeerCore: Sendable {
     /// The type of the local description whose application waits for `agentGathered`.
     var localDescriptionAwaitingGather: SDPType?
     /// What `.iceGatheringStateChanged` last reported (pooled events can come late).
-    var reportedGatheringState = IceGatheringState.new
+    var reportedGatheringState = ICEGatheringState.new
     var endOfCandidatesReported = false
-    var remoteCredentialsApplied: IceCredentials?
+    var remoteCredentialsApplied: ICECredentials?
     /// Candidates JSEP accepted, waiting for ICE to get the remote credentials.
-    var pendingRemoteCandidates: [IceCandidateInit] = []
-    /// Candidates that arrived before any remote description (see `addIceCandidate`).
-    package internal(set) var earlyRemoteCandidates: [IceCandidateInit] = []
+    var pendingRemoteCandidates: [ICECandidateInit] = []
+    /// Candidates that arrived before any remote description (see `addICECandidate`).
+    package internal(set) var earlyRemoteCandidates: [ICECandidateInit] = []
     var remoteEndOfCandidates = false
     var transportBuilt = false
 
-    package internal(set) var iceState = IceTransportState.new
-    package internal(set) var gatheringState = IceGatheringState.new
+    package internal(set) var iceState = ICETransportState.new
+    package internal(set) var gatheringState = ICEGatheringState.new
     package internal(set) var dtlsState = DTLSTransportState.new
     package internal(set) var connectionState = PeerConnectionState.new
     package internal(set) var dtlsInfo: DTLSConnectionInfo?
-    package internal(set) var selectedPair: IceCandidatePair?
+    package internal(set) var selectedPair: ICECandidatePair?
     package internal(set) var isClosed = false
 
     /// A core negotiating with `jsep`.
-    package init(jsep: JsepSession) {
+    package init(jsep: JSEPSession) {
         self.jsep = jsep
     }
 
@@ -131,12 +131,12 @@ package struct PeerCore: Sendable {
 
     /// The slot's description as W3C returns it: the applied text, with the local candidates
     /// gathered since (and end-of-candidates) or the remote ones supplied since added.
-    package func description(_ slot: KeyPath<JsepSession, AppliedDescription?>, local: Bool) -> JsepDescription? {
+    package func description(_ slot: KeyPath<JSEPSession, AppliedDescription?>, local: Bool) -> JSEPDescription? {
         guard let applied = jsep[keyPath: slot] else { return nil }
         // A remote slot's parse already holds the trickled candidates: compare with the text's own.
         let augmented = local ? jsep.addingLocalCandidates(to: applied.parsed)
             : (try? SDPParser().parse(applied.applied.sdp)).flatMap(jsep.addingRemoteCandidates(to:))
         guard let augmented else { return applied.applied }
-        return JsepDescription(type: applied.applied.type, sdp: augmented.text)
+        return JSEPDescription(type: applied.applied.type, sdp: augmented.text)
     }
 }

@@ -13,8 +13,8 @@ public struct StatsReport: Sendable, Encodable {
     public var transport: TransportStats
     /// The selected pair and its two candidates, once ICE selected one.
     public var candidatePair: CandidatePairStats?
-    public var localCandidate: IceCandidateStats?
-    public var remoteCandidate: IceCandidateStats?
+    public var localCandidate: ICECandidateStats?
+    public var remoteCandidate: ICECandidateStats?
     /// Both certificates, once DTLS is up.
     public var certificates: [CertificateStats] = []
     /// Once the SCTP association exists.

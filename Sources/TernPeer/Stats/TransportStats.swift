@@ -52,7 +52,7 @@ public struct CandidatePairStats: Sendable, Encodable {
 }
 
 /// W3C `RTCIceCandidateStats` (`local-candidate` or `remote-candidate`).
-public struct IceCandidateStats: Sendable, Encodable {
+public struct ICECandidateStats: Sendable, Encodable {
     public var id: String
     public var transportId = "T"
     public var address: String

@@ -58,12 +58,12 @@ extension RTPPacket {
         headerExtensionValue(.mid, map: map).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The RtpStreamId (RFC 8852), if present.
+    /// The RTPStreamId (RFC 8852), if present.
     public func rtpStreamID(map: HeaderExtensionMap) -> String? {
         headerExtensionValue(.rtpStreamID, map: map).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The RepairedRtpStreamId (RFC 8852), if present.
+    /// The RepairedRTPStreamId (RFC 8852), if present.
     public func repairedRTPStreamID(map: HeaderExtensionMap) -> String? {
         headerExtensionValue(.repairedRTPStreamID, map: map).map { String(decoding: $0, as: UTF8.self) }
     }

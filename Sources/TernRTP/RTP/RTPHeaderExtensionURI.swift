@@ -11,9 +11,9 @@ public struct RTPHeaderExtensionURI: RawRepresentable, Hashable, Sendable, Custo
 
     /// RFC 8843 §15: the media identification (MID) of a BUNDLE group.
     public static let mid = Self("urn:ietf:params:rtp-hdrext:sdes:mid")
-    /// RFC 8852 §3.1: RtpStreamId (simulcast "rid").
+    /// RFC 8852 §3.1: RTPStreamId (simulcast "rid").
     public static let rtpStreamID = Self("urn:ietf:params:rtp-hdrext:sdes:rtp-stream-id")
-    /// RFC 8852 §3.2: RepairedRtpStreamId.
+    /// RFC 8852 §3.2: RepairedRTPStreamId.
     public static let repairedRTPStreamID = Self("urn:ietf:params:rtp-hdrext:sdes:repaired-rtp-stream-id")
     /// RFC 6464: client-to-mixer audio level.
     public static let audioLevel = Self("urn:ietf:params:rtp-hdrext:ssrc-audio-level")

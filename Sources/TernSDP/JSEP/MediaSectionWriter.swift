@@ -1,10 +1,10 @@
 import TernCore
 /// Builds the m= sections and session header JSEP writes (RFC 9429 §5.2.1 and §5.3.1 list the lines).
 struct MediaSectionWriter {
-    let credentials: IceCredentials
-    let configuration: JsepConfiguration
+    let credentials: ICECredentials
+    let configuration: JSEPConfiguration
     let setup: SetupRole
-    let candidates: [IceCandidate]
+    let candidates: [ICECandidate]
     let endOfCandidates: Bool
 
     /// Transport lines shared by every bundled section: ICE and DTLS (RFC 8839 §5.4, RFC 8842 §5).
@@ -71,7 +71,7 @@ struct MediaSectionWriter {
         section.append(Attribute(name: "sctp-port", value: String(configuration.sctpPort)))
         section.append(Attribute(name: "max-message-size", value: String(configuration.maxMessageSize)))
         if let packet = configuration.sctpMaxPacket {
-            section.append(Attribute(name: JsepConfiguration.sctpMaxPacketAttribute, value: String(packet)))
+            section.append(Attribute(name: JSEPConfiguration.sctpMaxPacketAttribute, value: String(packet)))
         }
         if withSCTPInit, let chunk = configuration.sctpInit {
             section.append(Attribute(name: SCTPInitAttribute.name, value: SCTPInitAttribute.value(for: chunk)))

@@ -17,5 +17,5 @@ struct Slot: Equatable, Sendable {
 struct Snapshot: Sendable {
     var slots: [Slot]
     var transceivers: [Transceiver]
-    var localCredentials: IceCredentials
+    var localCredentials: ICECredentials
 }

@@ -74,7 +74,7 @@ extension AttributeContainer {
     /// `a=rtcp` (RFC 3605).
     public var rtcp: RTCPAttribute? { typed(RTCPAttribute.self).first }
     /// `a=candidate` lines (RFC 8839 §5.1).
-    public var candidates: [IceCandidate] { typed(IceCandidate.self) }
+    public var candidates: [ICECandidate] { typed(ICECandidate.self) }
     /// `a=fingerprint` lines (RFC 8122 §5).
     public var fingerprints: [Fingerprint] { typed(Fingerprint.self) }
     /// `a=setup` (RFC 4145 §4).
@@ -102,7 +102,7 @@ extension AttributeContainer {
     /// `a=x-tern-sctp-max-packet`: the largest SCTP packet (one DTLS record's plaintext) the
     /// writer reads whole. A Tern extension; peers that do not know it ignore it (RFC 8866 §5.13).
     public var sctpMaxPacket: Int? {
-        firstValue(named: JsepConfiguration.sctpMaxPacketAttribute).flatMap { Tokens.int($0) }
+        firstValue(named: JSEPConfiguration.sctpMaxPacketAttribute).flatMap { Tokens.int($0) }
     }
     /// The direction attribute; nil when none is written (RFC 3264 §5.1 then means sendrecv).
     public var direction: RTPDirection? {

@@ -36,7 +36,7 @@ public struct SessionDescription: Sendable, Equatable, AttributeContainer {
     }
 
     /// True when `a=ice-lite` is present at session level (RFC 8839 §5.3).
-    public var isIceLite: Bool { hasFlag("ice-lite") }
+    public var isICELite: Bool { hasFlag("ice-lite") }
 
     /// The media section whose `a=mid` equals `mid`.
     public func media(mid: String) -> MediaDescription? {

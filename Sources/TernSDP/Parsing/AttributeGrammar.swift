@@ -46,7 +46,7 @@ enum AttributeGrammar: String {
         case .ssrc: try SSRCAttribute.validate(bytes: value)
         case .ssrcGroup: try SSRCGroup.validate(bytes: value)
         case .rtcp: try RTCPAttribute.validate(bytes: value)
-        case .candidate: try IceCandidate.validate(bytes: value)
+        case .candidate: try ICECandidate.validate(bytes: value)
         case .fingerprint: try Fingerprint.validate(bytes: value)
         case .setup: try SetupRole.validate(bytes: value)
         case .rid: try RID.validate(bytes: value)

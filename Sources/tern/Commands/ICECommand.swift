@@ -18,7 +18,7 @@ extension ICECommand {
         static let configuration = CommandConfiguration(
             abstract: "Gather local ICE candidates and print them as a=candidate lines (or JSON).")
 
-        @OptionGroup var ice: IceOptions
+        @OptionGroup var ice: ICEOptions
 
         @Flag(name: .long, help: "Also gather ICE-TCP host candidates.")
         var tcp = false
@@ -30,9 +30,9 @@ extension ICECommand {
         var json = false
 
         func run() async throws {
-            var configuration = try ice.applied(to: IceConfiguration())
+            var configuration = try ice.applied(to: ICEConfiguration())
             configuration.iceTCP = tcp
-            let transport = try IceTransport(configuration: configuration, role: .controlling)
+            let transport = try ICETransport(configuration: configuration, role: .controlling)
             defer { transport.close() }
             let credentials = transport.localCredentials
             if !json {
@@ -45,7 +45,7 @@ extension ICECommand {
                 transport.close()
             }
             try transport.gather()
-            var candidates: [IceCandidate] = []
+            var candidates: [ICECandidate] = []
             for await event in transport.events {
                 switch event {
                 case let .candidate(candidate):
@@ -73,10 +73,10 @@ extension ICECommand {
 
     /// What `gather --json` prints.
     struct GatherReport: Encodable {
-        var credentials: IceCredentials
-        var candidates: [IceCandidate]
+        var credentials: ICECredentials
+        var candidates: [ICECandidate]
         var complete: Bool
-        var trace: IceTrace
+        var trace: ICETrace
     }
 }
 
@@ -97,14 +97,14 @@ extension ICECommand {
         var json = false
 
         func run() async throws {
-            var configuration = IceConfiguration()
+            var configuration = ICEConfiguration()
             configuration.allowedAddresses = ["127.0.0.1"]
             configuration.stunPacing = .milliseconds(pacing)
             let clock = SystemClock()
             var samples: [Double] = []
             for _ in 0..<max(1, runs) {
-                let a = try IceTransport(configuration: configuration, role: .controlling)
-                let b = try IceTransport(configuration: configuration, role: .controlled)
+                let a = try ICETransport(configuration: configuration, role: .controlling)
+                let b = try ICETransport(configuration: configuration, role: .controlled)
                 try a.setRemoteCredentials(b.localCredentials)
                 try b.setRemoteCredentials(a.localCredentials)
                 let start = clock.now()
@@ -133,7 +133,7 @@ extension ICECommand {
         }
 
         /// Forwards `from`'s candidates to `to`; returns when `from` is connected (nil if it never is).
-        static func signal(_ from: IceTransport, to: IceTransport, clock: SystemClock) async -> Instant? {
+        static func signal(_ from: ICETransport, to: ICETransport, clock: SystemClock) async -> Instant? {
             for await event in from.events {
                 switch event {
                 case let .candidate(c): try? to.addRemoteCandidate(c.candidateString)

@@ -133,10 +133,10 @@ struct SDPCommand: ParsableCommand {
             let text = try SDPCommand.read(file)
             var seeder = SystemRandomNumberGenerator()
             let fingerprintValue = try SDPCommand.fingerprint(fingerprint, using: &seeder)
-            var session = JsepSession(configuration: JsepConfiguration(fingerprints: [fingerprintValue]),
+            var session = JSEPSession(configuration: JSEPConfiguration(fingerprints: [fingerprintValue]),
                                       random: SeededRandom(seed: seed ?? seeder.next()))
             do {
-                try session.setRemoteDescription(JsepDescription(type: .offer, sdp: text))
+                try session.setRemoteDescription(JSEPDescription(type: .offer, sdp: text))
                 for index in session.transceivers.indices {
                     try session.setDirection(receiveOnly ? .recvonly : .sendrecv, forTransceiverAt: index)
                 }
@@ -183,7 +183,7 @@ struct SDPCommand: ParsableCommand {
         func run() throws {
             var seeder = SystemRandomNumberGenerator()
             let fingerprintValue = try SDPCommand.fingerprint(fingerprint, using: &seeder)
-            var session = JsepSession(configuration: JsepConfiguration(fingerprints: [fingerprintValue]),
+            var session = JSEPSession(configuration: JSEPConfiguration(fingerprints: [fingerprintValue]),
                                       random: SeededRandom(seed: seed ?? seeder.next()))
             do {
                 if audio { try session.addTransceiver(Transceiver(kind: .audio)) }

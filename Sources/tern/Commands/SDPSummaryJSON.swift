@@ -6,7 +6,7 @@ enum SDPSummaryJSON {
         .object([
             "sessionId": .string(String(description.origin.sessionId)),
             "sessionVersion": .string(String(description.origin.sessionVersion)),
-            "iceLite": .bool(description.isIceLite),
+            "iceLite": .bool(description.isICELite),
             "groups": .array(description.groups.map { .object(["semantics": .string($0.semantics),
                                                                 "mids": .array($0.mids.map { .string($0) })]) }),
             "sections": .array(description.media.enumerated().map { section($1, index: $0, in: description) }),

@@ -24,7 +24,7 @@ struct CallSummary {
     var offerSDP: String?
     var answerSDP: String?
     var selectedPair: String?
-    /// Why ICE selected that pair (`IceTrace.selection`).
+    /// Why ICE selected that pair (`ICETrace.selection`).
     var selectionReason: String?
     var dtlsDescription: String?
     /// Which set-up accelerations the connection used: "snap" (SCTP INITs in the descriptions,
@@ -36,7 +36,7 @@ struct CallSummary {
     var remoteCandidate: (address: String, port: Int, transport: String, priority: UInt32)?
     /// Every candidate the reporting side's ICE agent gathered or was given, in trace order
     /// (`local` true for gathered ones), for the report's candidate table.
-    var candidates: [(local: Bool, candidate: IceCandidate)] = []
+    var candidates: [(local: Bool, candidate: ICECandidate)] = []
     /// `tern peer` only: who we are and what the data channels saw.
     var peer: PeerFacts?
 
@@ -97,7 +97,7 @@ struct CallSummary {
             setupPath = sctp.establishedWithoutHandshake ? "snap" : "none"
         }
         pairRoundTripMs = stats.candidatePair?.currentRoundTripTime.map { $0 * 1000 }
-        candidates = peer.iceTrace?.entries.compactMap { entry -> (local: Bool, candidate: IceCandidate)? in
+        candidates = peer.iceTrace?.entries.compactMap { entry -> (local: Bool, candidate: ICECandidate)? in
             switch entry.event {
             case let .localCandidate(candidate, _): (true, candidate)
             case let .remoteCandidateAdded(candidate): (false, candidate)

@@ -14,7 +14,7 @@ enum MediaPump {
         return Task { await run(senders: { await agent.senders(callId: callId) }, toneHz: tone) }
     }
 
-    static func run(senders: @Sendable () async -> (audio: RtpSender?, video: RtpSender?), toneHz: Double) async {
+    static func run(senders: @Sendable () async -> (audio: RTPSender?, video: RTPSender?), toneHz: Double) async {
         var tone = SineToneSource(frequency: toneHz)
         var pattern = TestPatternSource(width: 320, height: 240)
         let clock = ContinuousClock()

@@ -26,7 +26,7 @@ enum SecretInput {
 /// `turn:HOST:PORT` with the credentials from `--turn-credentials-file` (first line
 /// `USER:PASS`) or `TERN_TURN_USERNAME` and `TERN_TURN_PASSWORD`.
 enum TurnServers {
-    static func resolve(_ urls: [String], credentialsFile: String?) throws -> [IceServer] {
+    static func resolve(_ urls: [String], credentialsFile: String?) throws -> [ICEServer] {
         var credentials: (username: String, password: String)?
         func stored() throws -> (username: String, password: String) {
             if let credentials { return credentials }
@@ -47,9 +47,9 @@ enum TurnServers {
         }
         do {
             return try urls.map { url in
-                if url.contains("@") { return try IceServer(inlineCredentialsURL: url) }
+                if url.contains("@") { return try ICEServer(inlineCredentialsURL: url) }
                 let (username, password) = try stored()
-                return try IceServer(url: url, username: username, credential: password)
+                return try ICEServer(url: url, username: username, credential: password)
             }
         } catch let error as ValidationError {
             throw error

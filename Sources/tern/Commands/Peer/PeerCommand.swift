@@ -106,7 +106,7 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Caller: attach this key-value item to the invite (repeatable, in order); the callee's summary lists what arrived.", valueName: "name=value"))
     var attach: [String] = []
 
-    @OptionGroup var ice: IceOptions
+    @OptionGroup var ice: ICEOptions
 
     @Option(help: ArgumentHelp("Caller: seconds the call lasts once up (default 5; with --echo-count and no media, just the echo run). Answerer: hang up after this long (default: when the caller hangs up).", valueName: "seconds"))
     var duration: Double?

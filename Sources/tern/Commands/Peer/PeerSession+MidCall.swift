@@ -61,15 +61,15 @@ extension PeerSession {
 
     /// Restarts ICE from this side; passes when the answer carries new remote credentials, ICE
     /// is connected again and audio keeps arriving.
-    mutating func restartIce(_ participant: CallParticipant) async {
+    mutating func restartICE(_ participant: CallParticipant) async {
         guard let peer = participant.snapshot.peer else {
             steps.fail("ice restart", "no peer connection")
             return
         }
         let before = (local: Self.ufrag(peer.localDescription?.sdp), remote: Self.ufrag(peer.remoteDescription?.sdp))
         timeline.log("tern", "\(participant.name): restarting ICE (local ufrag \(before.local ?? "-"))")
-        do { try await participant.agent.restartIce() } catch {
-            steps.fail("ice restart", "restartIce refused: \(error)")
+        do { try await participant.agent.restartICE() } catch {
+            steps.fail("ice restart", "restartICE refused: \(error)")
             return
         }
         let restarted = await waitFor(seconds: 10) {

@@ -325,7 +325,7 @@ struct PeerSession {
             }
             if let after = options.restartIceAfter, !iceRestarted, clock.now >= start + after {
                 iceRestarted = true
-                await restartIce(participant)
+                await restartICE(participant)
             }
             if let duration, clock.now >= start + duration { break }
             if duration == nil, isCaller { break }

@@ -1,0 +1,208 @@
+import Synchronization
+public import TernMedia
+public import TernSDP
+
+/// Sends one local media stream (W3C `RTCRtpSender`): raw frames through Tern's encoders
+/// (Opus for audio, VP8 for video) or frames the application already encoded.
+///
+/// Encoding runs on the calling thread; packetizing, SRTP and sending take the transport's lock
+/// only briefly. Frames sent before the transport is connected are dropped (and counted), as a
+/// browser drops them.
+public final class RTPSender: Sendable {
+    /// Audio or video.
+    public let kind: MediaKind
+    /// The SSRC of this stream (announced in `a=ssrc`).
+    public let ssrc: UInt32
+    /// Video: the SSRC retransmissions go out on when RTX is negotiated (RFC 4588 §8.3,
+    /// announced as `a=ssrc-group:FID ssrc rtxSSRC`). Nil for audio, which is not retransmitted.
+    public let rtxSSRC: UInt32?
+
+    private struct State {
+        var audioEncoder: OpusAudioEncoder?
+        var videoEncoder: VP8Encoder?
+        var videoEncoderSize: (width: Int, height: Int)?
+        var packetizer = VP8Packetizer(maxPayloadSize: 1100)
+        var opusPayloader = OpusPayloader()
+        var enabled = true
+        var framesSent = 0
+        var framesDropped = 0
+        var keyframeRequested = false
+        /// Audio: the newest frame dropped because the transport was not yet connected, sent
+        /// the moment it connects (see `transportConnected`).
+        var heldAudio: [RTPPayloadUnit]?
+        var heldAt: ContinuousClock.Instant?
+    }
+
+    private let state = Mutex(State())
+    private let transport = Mutex<TransportDriver?>(nil)
+    private let audioBitrate: Int
+    private let videoBitrateKbps: Int
+
+    init(kind: MediaKind, ssrc: UInt32, rtxSSRC: UInt32? = nil, audioBitrate: Int, videoBitrateKbps: Int) {
+        self.kind = kind
+        self.ssrc = ssrc
+        self.rtxSSRC = rtxSSRC
+        self.audioBitrate = audioBitrate
+        self.videoBitrateKbps = videoBitrateKbps
+    }
+
+    /// Whether frames are sent. A disabled sender (camera off, W3C `track.enabled = false`)
+    /// keeps its negotiated direction and sends nothing.
+    public var isEnabled: Bool {
+        get { state.withLock { $0.enabled } }
+        set { state.withLock { $0.enabled = newValue } }
+    }
+
+    /// Frames handed to the transport so far.
+    public var framesSent: Int { state.withLock { $0.framesSent } }
+
+    /// Frames dropped because the sender was disabled or the transport not yet connected.
+    public var framesDropped: Int { state.withLock { $0.framesDropped } }
+
+    /// Encodes and sends 20 ms of 48 kHz mono PCM (960 samples) as one Opus packet (RFC 7587).
+    public func send(audio pcm: [Int16]) throws(PeerConnectionError) {
+        guard kind == .audio else { throw .invalidState("send(audio:) on a \(kind.rawValue) sender") }
+        guard isEnabled else { return countDropped() }
+        let frame: EncodedAudioFrame
+        do throws(OpusError) {
+            frame = try state.withLock { state throws(OpusError) -> EncodedAudioFrame in
+                let encoder: OpusAudioEncoder
+                if let existing = state.audioEncoder {
+                    encoder = existing
+                } else {
+                    var configuration = OpusConfiguration()
+                    configuration.bitrate = audioBitrate
+                    encoder = try OpusAudioEncoder(configuration: configuration)
+                    state.audioEncoder = encoder
+                }
+                return try encoder.encode(pcm)
+            }
+        } catch {
+            throw .media("Opus: \(error)")
+        }
+        send(encodedAudio: frame)
+    }
+
+    /// Sends one already-encoded Opus frame.
+    public func send(encodedAudio frame: EncodedAudioFrame) {
+        guard let unit = state.withLock({ $0.opusPayloader.payload(for: frame) }) else { return }
+        deliver([unit])
+    }
+
+    /// Encodes and sends one I420 frame through VP8 (RFC 7741 packetization).
+    public func send(video frame: I420Frame) throws(PeerConnectionError) {
+        guard kind == .video else { throw .invalidState("send(video:) on a \(kind.rawValue) sender") }
+        guard isEnabled else { return countDropped() }
+        let encoded: EncodedVideoFrame?
+        do throws(VP8Error) {
+            encoded = try state.withLock { state throws(VP8Error) -> EncodedVideoFrame? in
+                let encoder: VP8Encoder
+                if let existing = state.videoEncoder, let size = state.videoEncoderSize,
+                   size == (frame.width, frame.height) {
+                    encoder = existing
+                } else {
+                    let configuration = VP8EncoderConfiguration(width: frame.width, height: frame.height,
+                                                                bitrateKbps: videoBitrateKbps)
+                    encoder = try VP8Encoder(configuration: configuration)
+                    state.videoEncoder = encoder
+                    state.videoEncoderSize = (frame.width, frame.height)
+                }
+                let force = state.keyframeRequested
+                state.keyframeRequested = false
+                return try encoder.encode(frame, forceKeyframe: force)
+            }
+        } catch {
+            throw .media("VP8: \(error)")
+        }
+        if let encoded { send(encodedVideo: encoded) }
+    }
+
+    /// Sends one already-encoded VP8 frame.
+    public func send(encodedVideo frame: EncodedVideoFrame) {
+        let units = state.withLock { $0.packetizer.packetize(frame) }
+        deliver(units)
+    }
+
+    /// The next encoded frame will be a keyframe (PLI/FIR from the peer, or a new receiver).
+    public func requestKeyframe() {
+        state.withLock { $0.keyframeRequested = true }
+    }
+
+    // MARK: Driven by the peer connection
+
+    func attach(_ driver: TransportDriver?) {
+        transport.withLock { $0 = driver }
+    }
+
+    /// The transport just connected: an audio frame captured while it was connecting goes out
+    /// now instead of the listener waiting for the next capture tick (up to 20 ms, half that
+    /// on average: measured as time to first decoded audio, Docs/BENCHMARKS.md `setup_ms_audio`).
+    /// The frame is at most `heldAudioLifetime` old and keeps the RTP timestamp it was captured with.
+    /// Taken and sent under the transport's lock, as fresh frames are, so the two cannot swap
+    /// places; a fresh frame sent first makes the held one obsolete.
+    func transportConnected() {
+        guard let driver = transport.withLock({ $0 }) else { return }
+        let sent = driver.perform { core, now -> Bool in
+            guard let held = state.withLock({ state -> [RTPPayloadUnit]? in
+                defer { state.heldAudio = nil }
+                // Only a frame of the capture still running: one from before a pause is stale.
+                guard let at = state.heldAt, ContinuousClock.now - at <= Self.heldAudioLifetime else { return nil }
+                return state.heldAudio
+            }) else { return false }
+            guard core.dtlsState == .connected, core.media.send(held, ssrc: ssrc, now: now) else {
+                core.media.discardQueued()
+                return false
+            }
+            core.flushMedia()
+            return true
+        }
+        if sent {
+            state.withLock { state in
+                state.framesSent += 1
+                state.framesDropped -= 1
+            }
+        }
+    }
+
+    /// How old a held audio frame may be when the transport connects (two 20 ms frames).
+    public static let heldAudioLifetime: Duration = .milliseconds(40)
+
+    private func hold(_ units: [RTPPayloadUnit]) {
+        state.withLock { state in
+            state.heldAudio = units
+            state.heldAt = .now
+        }
+    }
+
+    private func deliver(_ units: [RTPPayloadUnit]) {
+        guard let driver = transport.withLock({ $0 }) else {
+            // No transport yet (negotiation not finished): the newest audio frame waits for it.
+            if kind == .audio { hold(units) }
+            return countDropped()
+        }
+        let sent = driver.perform { core, now -> Bool in
+            guard core.dtlsState == .connected, core.media.send(units, ssrc: ssrc, now: now) else {
+                core.media.discardQueued()
+                if kind == .audio, core.dtlsState == .new || core.dtlsState == .connecting { hold(units) }
+                return false
+            }
+            if kind == .audio { state.withLock { $0.heldAudio = nil } }  // a fresh frame supersedes a held one
+            core.flushMedia()
+            return true
+        }
+        state.withLock { state in
+            if sent {
+                state.framesSent += 1
+            } else {
+                // The encoder counted this frame as a reference the receiver never got (video
+                // removed, hold, transport not up): the next frame must not depend on it.
+                state.framesDropped += 1
+                state.keyframeRequested = true
+            }
+        }
+    }
+
+    private func countDropped() {
+        state.withLock { $0.framesDropped += 1 }
+    }
+}
