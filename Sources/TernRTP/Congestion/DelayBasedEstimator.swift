@@ -1,0 +1,190 @@
+public import TernCore
+
+/// Delay-based bandwidth estimation (draft-ietf-rmcat-gcc-02 §5, as libwebrtc ships it): packets
+/// are grouped by send time, the growth of one-way delay between groups is smoothed and its trend
+/// taken over a window (trendline filter), an adaptive threshold decides overuse or underuse
+/// (§5.4–5.5), and an AIMD controller moves the rate (§5.5): multiplicative increase while the
+/// path is not queueing, a cut to 85 % of what was delivered when it is. Sans-I/O: feedback and
+/// time in, a rate out.
+public struct DelayBasedEstimator: Sendable {
+    /// What the overuse detector concluded last.
+    public enum Usage: String, Sendable { case normal, overusing, underusing }
+
+    public private(set) var usage = Usage.normal
+    /// The current estimate, bits per second.
+    public private(set) var rate: Double
+    public let minimumRate: Double
+    public let maximumRate: Double
+
+    // Packet groups (§5.2): packets sent within 5 ms of a group's first belong to it.
+    private struct Group {
+        var firstSend: Instant
+        var lastSend: Instant
+        var lastArrival: Duration
+        var size: Int
+    }
+    private var current: Group?
+    private var previous: Group?
+
+    // Trendline filter.
+    private var accumulatedDelayMs = 0.0
+    private var smoothedDelayMs = 0.0
+    private var samples: [(arrivalMs: Double, delayMs: Double)] = []
+    private var firstArrival: Duration?
+    private var deltaCount = 0
+    private var trend = 0.0
+    private static let windowSize = 20
+    private static let smoothing = 0.9
+    private static let thresholdGain = 4.0
+
+    // Adaptive threshold (§5.4).
+    private var threshold = 12.5
+    private var lastThresholdUpdate: Duration?
+    private var overuseTime = 0.0
+    private var overuseCount = 0
+    private var previousTrend = 0.0
+
+    // AIMD (§5.5).
+    private var lastIncrease: Instant?
+    private var lastDecrease: Instant?
+    /// What the path delivered lately, bits per second (from arrivals), if known.
+    public private(set) var acknowledgedRate: Double?
+    private var acknowledged: [(arrival: Duration, size: Int)] = []
+
+    public init(startRate: Double, minimumRate: Double, maximumRate: Double) {
+        self.minimumRate = minimumRate
+        self.maximumRate = max(minimumRate, maximumRate)
+        rate = min(max(startRate, minimumRate), self.maximumRate)
+    }
+
+    /// Takes one feedback report's packets (oldest first) at `now`; returns the new rate.
+    @discardableResult
+    public mutating func update(_ packets: [SentPacketHistory.Feedback], now: Instant) -> Double {
+        for packet in packets {
+            guard let arrival = packet.arrival else { continue }
+            noteAcknowledged(arrival: arrival, size: packet.size)
+            add(sendTime: packet.sendTime, arrival: arrival, size: packet.size)
+        }
+        adjustRate(now: now)
+        return rate
+    }
+
+    /// Caps the rate (a loss-based bound or the peer's REMB).
+    public mutating func cap(at bound: Double) {
+        rate = min(rate, max(minimumRate, bound))
+    }
+
+    private mutating func noteAcknowledged(arrival: Duration, size: Int) {
+        acknowledged.append((arrival, size))
+        // A 500 ms window of arrivals (libwebrtc's acknowledged-bitrate estimator uses ~500 ms).
+        while let first = acknowledged.first, arrival - first.arrival > .milliseconds(500) { acknowledged.removeFirst() }
+        guard acknowledged.count >= 2, let first = acknowledged.first else { return }
+        let span = (arrival - first.arrival).seconds
+        guard span > 0.1 else { return }
+        let bits = Double(acknowledged.dropFirst().reduce(0) { $0 + $1.size }) * 8
+        acknowledgedRate = bits / span
+    }
+
+    private mutating func add(sendTime: Instant, arrival: Duration, size: Int) {
+        guard var group = current else {
+            current = Group(firstSend: sendTime, lastSend: sendTime, lastArrival: arrival, size: size)
+            return
+        }
+        if sendTime - group.firstSend <= .milliseconds(5) || sendTime < group.lastSend {
+            group.lastSend = max(group.lastSend, sendTime)
+            group.lastArrival = max(group.lastArrival, arrival)
+            group.size += size
+            current = group
+            return
+        }
+        // The group is complete: compare it with the one before.
+        if let previous {
+            let sendDelta = (group.lastSend - previous.lastSend).seconds * 1000
+            let arrivalDelta = (group.lastArrival - previous.lastArrival).seconds * 1000
+            if sendDelta >= 0 { detect(delayVariationMs: arrivalDelta - sendDelta, sendDeltaMs: sendDelta, arrival: group.lastArrival) }
+        }
+        previous = group
+        current = Group(firstSend: sendTime, lastSend: sendTime, lastArrival: arrival, size: size)
+    }
+
+    /// Trendline over the smoothed accumulated delay, then the adaptive threshold.
+    private mutating func detect(delayVariationMs: Double, sendDeltaMs: Double, arrival: Duration) {
+        let first = firstArrival ?? arrival
+        firstArrival = first
+        deltaCount = min(deltaCount + 1, 1_000)
+        accumulatedDelayMs += delayVariationMs
+        smoothedDelayMs = Self.smoothing * smoothedDelayMs + (1 - Self.smoothing) * accumulatedDelayMs
+        samples.append(((arrival - first).seconds * 1000, smoothedDelayMs))
+        if samples.count > Self.windowSize { samples.removeFirst(samples.count - Self.windowSize) }
+        guard samples.count == Self.windowSize else { return }
+        let meanX = samples.reduce(0) { $0 + $1.arrivalMs } / Double(samples.count)
+        let meanY = samples.reduce(0) { $0 + $1.delayMs } / Double(samples.count)
+        var numerator = 0.0, denominator = 0.0
+        for sample in samples {
+            numerator += (sample.arrivalMs - meanX) * (sample.delayMs - meanY)
+            denominator += (sample.arrivalMs - meanX) * (sample.arrivalMs - meanX)
+        }
+        let slope = denominator > 0 ? numerator / denominator : 0
+        previousTrend = trend
+        trend = slope
+        let modified = min(Double(deltaCount), 60) * trend * Self.thresholdGain
+        classify(modified, sendDeltaMs: sendDeltaMs, arrival: arrival)
+    }
+
+    private mutating func classify(_ modified: Double, sendDeltaMs: Double, arrival: Duration) {
+        if modified > threshold {
+            overuseTime += sendDeltaMs
+            overuseCount += 1
+            // Overuse only when it lasted over 10 ms and the trend is not falling (§5.4).
+            if overuseTime > 10, overuseCount > 1, trend >= previousTrend {
+                overuseTime = 0
+                overuseCount = 0
+                usage = .overusing
+            }
+        } else if modified < -threshold {
+            overuseTime = 0
+            overuseCount = 0
+            usage = .underusing
+        } else {
+            overuseTime = 0
+            overuseCount = 0
+            usage = .normal
+        }
+        // The threshold follows the trend slowly, faster downwards (k_u 0.0087, k_d 0.039),
+        // ignoring spikes far above it (§5.4).
+        let elapsedMs = lastThresholdUpdate.map { min((arrival - $0).seconds * 1000, 100) } ?? 0
+        lastThresholdUpdate = arrival
+        if abs(modified) < threshold + 15 {
+            let k = abs(modified) < threshold ? 0.039 : 0.0087
+            threshold += k * (abs(modified) - threshold) * elapsedMs
+            threshold = min(max(threshold, 6), 600)
+        }
+    }
+
+    private mutating func adjustRate(now: Instant) {
+        switch usage {
+        case .overusing:
+            // Decrease at most once per 200 ms: to 85 % of what the path delivered (§5.5).
+            if let last = lastDecrease, now - last < .milliseconds(200) { return }
+            let delivered = acknowledgedRate ?? rate
+            rate = max(minimumRate, min(rate, 0.85 * delivered))
+            lastDecrease = now
+            lastIncrease = now
+        case .underusing:
+            lastIncrease = now  // hold: queues are draining
+        case .normal:
+            let elapsed = lastIncrease.map { min((now - $0).seconds, 1) } ?? 0
+            lastIncrease = now
+            // Multiplicative increase, 8 % per second (§5.5), but never far past what is delivered.
+            var increased = rate * pow1p08(elapsed)
+            if let delivered = acknowledgedRate { increased = min(increased, 1.5 * delivered + 10_000) }
+            rate = min(maximumRate, max(rate, increased))
+        }
+    }
+
+    private func pow1p08(_ seconds: Double) -> Double {
+        // 1.08^seconds without Foundation: exp(seconds × ln 1.08) by a short series (seconds ≤ 1).
+        let x = seconds * 0.076961041136128
+        return 1 + x + x * x / 2 + x * x * x / 6
+    }
+}

@@ -1,0 +1,70 @@
+public import TernCore
+
+/// The sender's side of transport-wide congestion control
+/// (draft-holmer-rmcat-transport-wide-cc-extensions-01 §2): numbers every packet sent on the
+/// transport, remembers when it left and how big it was, and turns the peer's feedback back
+/// into per-packet send and arrival times for the bandwidth estimator. Sans-I/O.
+///
+/// Bounded: at most `capacity` packets are remembered (the oldest go first), so a peer that
+/// never sends feedback costs a fixed amount of memory; feedback about forgotten or never-sent
+/// sequence numbers is ignored and counted.
+public struct SentPacketHistory: Sendable {
+    /// One packet's fate, as the estimator needs it.
+    public struct Feedback: Sendable, Equatable {
+        /// The packet's transport-wide sequence number, unwrapped.
+        public var sequence: Int64
+        /// When it left (our clock).
+        public var sendTime: Instant
+        /// Its size on the wire, bytes.
+        public var size: Int
+        /// When it arrived, in the feedback sender's time base; nil when reported lost.
+        public var arrival: Duration?
+    }
+
+    /// Packets remembered at most (about 8 s of a 1,000 packet/s stream).
+    public let capacity: Int
+    private var sent: [Int64: (sendTime: Instant, size: Int)] = [:]
+    private var oldest: Int64 = 0
+    private var next: Int64 = 0
+    /// Feedback entries about sequence numbers not (or no longer) remembered.
+    public private(set) var unknownReports = 0
+
+    public init(capacity: Int = 8_192) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The sequence number to stamp on the next packet (the header extension's 16 bits),
+    /// recorded as sent at `now` with `size` bytes.
+    public mutating func record(size: Int, now: Instant) -> UInt16 {
+        let sequence = next
+        next += 1
+        sent[sequence] = (now, size)
+        while next - oldest > Int64(capacity) {
+            sent[oldest] = nil
+            oldest += 1
+        }
+        return UInt16(truncatingIfNeeded: sequence)
+    }
+
+    /// The packets a feedback packet reports on, oldest first: received ones with their
+    /// arrival time, lost ones without. Sequence numbers are unwrapped against what was sent
+    /// last (each report covers at most 65,535 packets, and only recent ones are remembered).
+    public mutating func feedback(for report: TransportWideCC) -> [Feedback] {
+        var out: [Feedback] = []
+        let count = min(Int(report.packetStatusCount), capacity)
+        guard count > 0 else { return out }
+        // Unwrap the base: the most recent sequence number with these low 16 bits, not after `next - 1`.
+        let latest = next - 1
+        var base = (latest & ~0xFFFF) | Int64(report.baseSequenceNumber)
+        if base > latest { base -= 0x1_0000 }
+        for result in report.packetResults.prefix(count) {
+            let sequence = base + Int64(UInt16(truncatingIfNeeded: result.sequenceNumber &- report.baseSequenceNumber))
+            guard let record = sent[sequence] else {
+                unknownReports &+= 1
+                continue
+            }
+            out.append(Feedback(sequence: sequence, sendTime: record.sendTime, size: record.size, arrival: result.arrival))
+        }
+        return out
+    }
+}

@@ -1,0 +1,88 @@
+import Testing
+import TernCore
+import TernRTP
+
+/// Send-side bandwidth estimation against simulated bottlenecks (a drop-tail queue with a
+/// rate, a buffer and a propagation delay), in virtual time: the sender follows the estimate,
+/// the receiver's feedback is Tern's own transport-wide CC recorder through the RTCP codec.
+@Suite("Bandwidth estimation in virtual time")
+struct BandwidthEstimatorTests {
+    static let configuration = BandwidthEstimator.Configuration(startRate: 300_000, minimumRate: 30_000, maximumRate: 5_000_000)
+
+    @Test("1 Mbit/s behind a 480 ms buffer at 50 ms RTT: the estimate settles near the link rate without keeping the queue full",
+          arguments: [1_000_000.0, 300_000.0])
+    func settlesNearTheLinkRate(rate: Double) {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: rate, bufferBytes: Int(rate / 8 * 0.48), delay: .milliseconds(25)),
+            configuration: Self.configuration)
+        scenario.run(for: .seconds(40))
+        let settled = scenario.mean(after: 20)
+        #expect(settled.target > 0.6 * rate && settled.target < 1.1 * rate,
+                "mean target \(Int(settled.target)) bit/s on a \(Int(rate)) bit/s link: \(scenario.samples(every: 2))")
+        #expect(settled.queueMs < 250, "mean queue delay \(settled.queueMs) ms (a full buffer is 480 ms): \(scenario.samples(every: 2))")
+    }
+
+    @Test("the link drops from 2 Mbit/s to 500 kbit/s: the estimate follows within seconds and the queue drains")
+    func followsACapacityDrop() {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 2_000_000, bufferBytes: 60_000, delay: .milliseconds(25)),
+            configuration: Self.configuration)
+        scenario.run(for: .seconds(30))
+        let before = scenario.mean(after: 20).target
+        #expect(before > 1_000_000, "settled at \(Int(before)) bit/s on 2 Mbit/s")
+        scenario.link.rate = 500_000
+        scenario.run(for: .seconds(5))
+        #expect(scenario.estimator.targetRate < 700_000, "5 s after the drop: \(Int(scenario.estimator.targetRate)) bit/s")
+        scenario.run(for: .seconds(15))
+        let after = scenario.mean(after: 40)
+        #expect(after.target > 250_000 && after.target < 650_000, "settled at \(Int(after.target)) bit/s on 500 kbit/s")
+        #expect(after.queueMs < 400, "queue \(after.queueMs) ms")
+    }
+
+    @Test("20 % random loss with no queueing: the loss-based bound brings the target down")
+    func lossBringsTheRateDown() {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 100_000_000, bufferBytes: 10_000_000, delay: .milliseconds(25)),
+            configuration: BandwidthEstimator.Configuration(startRate: 1_000_000, minimumRate: 30_000, maximumRate: 5_000_000))
+        var random = SeededRandom(seed: 7)
+        scenario.extraLoss = { _ in random.next() % 5 == 0 }
+        scenario.run(for: .seconds(10))
+        #expect(scenario.estimator.targetRate < 500_000, "target \(Int(scenario.estimator.targetRate)) bit/s under 20 % loss")
+        #expect(scenario.estimator.lossBased.rate < scenario.estimator.delayBased.rate, "the cut came from the loss bound, not from delay")
+    }
+
+    @Test("a REMB from the peer caps the target; the configured limits bound it")
+    func rembAndLimitsBoundTheTarget() {
+        var estimator = BandwidthEstimator(configuration: Self.configuration)
+        estimator.handle(remb: 100_000)
+        #expect(estimator.targetRate == 100_000)
+        estimator.handle(remb: 1)
+        #expect(estimator.targetRate == Self.configuration.minimumRate)
+    }
+
+    @Test("transport-wide sequence numbers wrap at 16 bits and feedback still finds its packets; unknown ones are counted, not trusted")
+    func sequenceNumbersWrap() throws {
+        var history = SentPacketHistory(capacity: 1_000)
+        var recorder = TransportWideCCRecorder()
+        var now = Instant.zero
+        var last: UInt16 = 0
+        for _ in 0..<70_000 {
+            now += .microseconds(100)
+            last = history.record(size: 100, now: now)
+        }
+        // The last 10 packets (past the wrap) arrive.
+        for offset in (0..<10).reversed() { recorder.record(transportSequenceNumber: last &- UInt16(offset), at: now + .milliseconds(20)) }
+        let made = recorder.makeFeedback(senderSSRC: 1, mediaSSRC: 2)
+        let feedback = try #require(made)
+        let packets = history.feedback(for: feedback)
+        #expect(packets.count == 10)
+        #expect(packets.last?.sequence == 69_999 && packets.allSatisfy { $0.arrival != nil })
+        // A report about packets long forgotten (or never sent) is ignored and counted.
+        var stale = TransportWideCCRecorder()
+        stale.record(transportSequenceNumber: last &- 5_000, at: now)
+        let madeStale = stale.makeFeedback(senderSSRC: 1, mediaSSRC: 2)
+        let old = try #require(madeStale)
+        #expect(history.feedback(for: old).isEmpty)
+        #expect(history.unknownReports == 1)
+    }
+}

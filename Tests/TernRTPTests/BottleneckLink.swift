@@ -1,0 +1,101 @@
+import TernCore
+import TernRTP
+
+/// A drop-tail bottleneck in virtual time: a link of `rate` bits per second behind a buffer of
+/// `bufferBytes`, then `delay` of propagation — what the network lab's TBF and delayer build.
+struct BottleneckLink {
+    var rate: Double
+    var bufferBytes: Int
+    var delay: Duration
+    private var busyUntil = Instant.zero
+
+    init(rate: Double, bufferBytes: Int, delay: Duration) {
+        self.rate = rate
+        self.bufferBytes = bufferBytes
+        self.delay = delay
+    }
+
+    /// When a packet of `size` bytes offered at `now` arrives; nil when the buffer is full.
+    mutating func send(size: Int, now: Instant) -> Instant? {
+        let start = max(now, busyUntil)
+        let queued = (start - now).seconds * rate / 8
+        guard queued + Double(size) <= Double(bufferBytes) else { return nil }
+        busyUntil = start + .nanoseconds(Int64(Double(size) * 8 / rate * 1e9))
+        return busyUntil + delay
+    }
+
+    /// How long a packet offered at `now` would wait in the queue.
+    func queueDelay(at now: Instant) -> Duration { max(.zero, busyUntil - now) }
+}
+
+/// A sender whose rate follows a `BandwidthEstimator`, a receiver that reports arrivals with
+/// transport-wide feedback every 100 ms (Tern's own `TransportWideCCRecorder`, through the RTCP
+/// codec), and a bottleneck between them: all in virtual time, 1 ms steps.
+struct CongestionScenario {
+    var link: BottleneckLink
+    var estimator: BandwidthEstimator
+    var now = Instant.zero
+    /// (arrival, sequence) of packets in flight to the receiver.
+    private var inFlight: [(Instant, UInt16)] = []
+    private var recorder = TransportWideCCRecorder()
+    /// Feedback on its way back, with when it arrives.
+    private var returning: [(Instant, TransportWideCC)] = []
+    private var budget = 0.0
+    private var nextFeedback = Instant.zero + .milliseconds(100)
+    var extraLoss: (UInt64) -> Bool = { _ in false }
+    private var sent: UInt64 = 0
+    /// Target and queue delay, every 100 ms.
+    private(set) var trace: [(time: Double, target: Double, queueMs: Double)] = []
+
+    init(link: BottleneckLink, configuration: BandwidthEstimator.Configuration) {
+        self.link = link
+        estimator = BandwidthEstimator(configuration: configuration)
+    }
+
+    mutating func run(for duration: Duration) {
+        let end = now + duration
+        while now < end {
+            now += .milliseconds(1)
+            // Send at the target: 1,200-byte packets as the budget allows.
+            budget += estimator.targetRate / 8 / 1000
+            while budget >= 1_200 {
+                budget -= 1_200
+                let sequence = estimator.packetSent(size: 1_200, now: now)
+                sent += 1
+                if !extraLoss(sent), let arrival = link.send(size: 1_200, now: now) { inFlight.append((arrival, sequence)) }
+            }
+            // Arrivals, recorded by the receiver.
+            while let first = inFlight.first, first.0 <= now {
+                inFlight.removeFirst()
+                recorder.record(transportSequenceNumber: first.1, at: first.0)
+            }
+            // Feedback every 100 ms, serialized and parsed as on the wire, back after the delay.
+            if now >= nextFeedback {
+                nextFeedback = now + .milliseconds(100)
+                if let feedback = recorder.makeFeedback(senderSSRC: 1, mediaSSRC: 2),
+                   case let .transportWideCC(parsed)? = try? RTCPPacket.parseCompound(RTCPPacket.serialize([.transportWideCC(feedback)])).first {
+                    returning.append((now + link.delay, parsed))
+                }
+                trace.append((Double(now.nanoseconds) / 1e9, estimator.targetRate, link.queueDelay(at: now).seconds * 1000))
+            }
+            while let first = returning.first, first.0 <= now {
+                returning.removeFirst()
+                estimator.handle(first.1, now: now)
+            }
+        }
+    }
+
+    /// The trace every `seconds` seconds, as text for a failing expectation.
+    func samples(every seconds: Int) -> String {
+        trace.enumerated().filter { $0.offset % (seconds * 10) == 9 }
+            .map { "t=\(Int($0.element.time))s \(Int($0.element.target / 1000))k q\(Int($0.element.queueMs))ms" }
+            .joined(separator: " ")
+    }
+
+    /// Mean target and queue delay over the trace's samples after `from` seconds.
+    func mean(after from: Double) -> (target: Double, queueMs: Double) {
+        let tail = trace.filter { $0.time >= from }
+        guard !tail.isEmpty else { return (0, 0) }
+        return (tail.map(\.target).reduce(0, +) / Double(tail.count), tail.map(\.queueMs).reduce(0, +) / Double(tail.count))
+    }
+}
