@@ -37,8 +37,9 @@ extension MediaEngine {
                 guard var sender = senders[nack.mediaSSRC] else { continue }
                 sender.statistics.recordNACK()
                 let resent = sender.history.respond(to: nack, at: now, rtt: sender.statistics.roundTripTime)
-                for packet in resent {
+                for var packet in resent {
                     sender.statistics.recordRetransmission(payloadBytes: packet.payload.count)
+                    if let id = sender.configuration.transportCCExtensionID { stampTransportSequence(&packet, id: id, now: now) }
                     queuedRTP.append(Self.serialize(packet))
                 }
                 senders[nack.mediaSSRC] = sender
@@ -49,6 +50,10 @@ extension MediaEngine {
                 for entry in fir.entries where senders[entry.ssrc] != nil {
                     output.events.append(.keyframeRequested(ssrc: entry.ssrc))
                 }
+            case let .transportWideCC(feedback):
+                bandwidth.handle(feedback, now: now)
+            case let .receiverEstimatedMaximumBitrate(remb):
+                bandwidth.handle(remb: remb.bitrate)
             default:
                 break
             }

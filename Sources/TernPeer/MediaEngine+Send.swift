@@ -10,7 +10,8 @@ extension MediaEngine {
     mutating func send(_ units: [RTPPayloadUnit], ssrc: UInt32, now: Instant) -> Bool {
         guard var sender = senders[ssrc], sender.isActive else { return false }
         for unit in units {
-            let packet = sender.makePacket(unit)
+            var packet = sender.makePacket(unit)
+            if let id = sender.configuration.transportCCExtensionID { stampTransportSequence(&packet, id: id, now: now) }
             sender.statistics.recordSent(packet, at: now)
             if sender.configuration.nackEnabled { sender.history.store(packet, at: now) }
             queuedRTP.append(Self.serialize(packet))
@@ -18,6 +19,17 @@ extension MediaEngine {
         sender.lastSentAt = now
         senders[ssrc] = sender
         return true
+    }
+
+    /// Numbers `packet` for the bandwidth estimate: a fresh transport-wide sequence number in
+    /// extension `id` (replacing one a retransmitted packet carried), recorded with its size.
+    mutating func stampTransportSequence(_ packet: inout RTPPacket, id: UInt8, now: Instant) {
+        var elements = (try? packet.headerExtension?.elements()) ?? []
+        elements.removeAll { $0.id == id }
+        // The element's 2 bytes and up to 2 of padding join the header; SRTP adds its tag (~16).
+        let sequence = bandwidth.packetSent(size: packet.wireSize + 4 + 16, now: now)
+        elements.append(RTPHeaderExtensionElement(id: id, value: [UInt8(sequence >> 8), UInt8(sequence & 0xFF)]))
+        packet.headerExtension = RTPHeaderExtension(elements: elements)
     }
 
     /// The packet's bytes in a buffer with room for the SRTP trailer, so protecting it in place

@@ -47,6 +47,8 @@ struct MediaEngine {
     /// `transportFeedbackInterval`, so a sender that estimates bandwidth from it (libwebrtc's
     /// GoogCC) can ramp up — without feedback it stays near its start rate.
     var transportCC = TransportWideCCRecorder()
+    /// The send-side bandwidth estimate (transport-wide feedback and REMB from the peer).
+    var bandwidth: BandwidthEstimator
     /// The negotiated transport-wide-cc extension id, as the map TernRTP's typed reader takes.
     var transportCCMap: HeaderExtensionMap?
     var transportCCMediaSSRC: UInt32 = 0
@@ -55,7 +57,9 @@ struct MediaEngine {
     /// libwebrtc sends feedback every 50–250 ms depending on the rate; 100 ms is its usual pace.
     static let transportFeedbackInterval: Duration = .milliseconds(100)
 
-    init(localRTCPSSRC: UInt32, cname: String, ntpMapping: NTPClockMapping, now: Instant, seed: UInt64) {
+    init(localRTCPSSRC: UInt32, cname: String, ntpMapping: NTPClockMapping, now: Instant, seed: UInt64,
+         bandwidth: BandwidthEstimator.Configuration = BandwidthEstimator.Configuration()) {
+        self.bandwidth = BandwidthEstimator(configuration: bandwidth)
         self.localRTCPSSRC = localRTCPSSRC
         self.cname = cname
         self.ntpMapping = ntpMapping

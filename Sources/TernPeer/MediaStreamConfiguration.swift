@@ -14,6 +14,9 @@ package struct SendStreamConfiguration: Sendable, Equatable {
     package var nackEnabled: Bool
     /// Where NACKed packets are resent when RTX is negotiated (RFC 4588); nil: resent as they were.
     package var rtx: RTXStream? = nil
+    /// The negotiated id of the transport-wide sequence number extension: each packet sent on
+    /// this stream is numbered for the send-side bandwidth estimate (nil: not negotiated).
+    package var transportCCExtensionID: UInt8? = nil
 }
 
 /// An RTX stream (RFC 4588 §4): its own SSRC (`a=ssrc-group:FID primary rtx`) and payload type

@@ -153,7 +153,7 @@ extension PeerConnection {
         let media = MediaEngine(localRTCPSSRC: UInt32.random(in: 1...UInt32.max, using: &random),
                                 cname: "tern-\(certificateTag)",
                                 ntpMapping: NTPClockMapping(instant: now, ntp: NTPTimestamp(wallClock: Date())),
-                                now: now, seed: random.next())
+                                now: now, seed: random.next(), bandwidth: bandwidthConfiguration)
         let parameters = TransportCore.Parameters(
             dtls: dtls,
             dataChannels: dataChannel.map(dataChannelParameters),
@@ -183,6 +183,14 @@ extension PeerConnection {
             driver.iceConnected()
             driver.perform { core, now in core.start(now: now) }
         }
+    }
+
+    /// The bandwidth estimate starts where the configured rates put the call (audio and video,
+    /// plus 10 % overhead), so a path with room changes nothing; it only ever takes video below
+    /// `videoBitrateKbps` (RTPSender) when the path cannot carry it.
+    private var bandwidthConfiguration: BandwidthEstimator.Configuration {
+        let configured = (Double(configuration.videoBitrateKbps) * 1000 + Double(configuration.audioBitrate)) / 0.9
+        return BandwidthEstimator.Configuration(startRate: configured, minimumRate: 30_000, maximumRate: max(configured * 2, 500_000))
     }
 
     private func configureTransport(send: [SendStreamConfiguration], receive: [ReceiveStreamConfiguration],

@@ -27,6 +27,10 @@ public final class RTPSender: Sendable {
         var framesSent = 0
         var framesDropped = 0
         var keyframeRequested = false
+        /// The video rate the bandwidth estimate leaves for this stream, kbit/s, and the rate
+        /// the encoder was last given.
+        var videoTargetKbps: Int?
+        var appliedVideoKbps: Int?
         /// Audio: the newest frame dropped because the transport was not yet connected, sent
         /// the moment it connects (see `transportConnected`).
         var heldAudio: [RTPPayloadUnit]?
@@ -107,6 +111,14 @@ public final class RTPSender: Sendable {
                     state.videoEncoder = encoder
                     state.videoEncoderSize = (frame.width, frame.height)
                 }
+                // Follow the bandwidth estimate (never above the configured rate), on changes of
+                // 5 % or more so the encoder is not reconfigured every frame.
+                let target = state.videoTargetKbps ?? videoBitrateKbps
+                let applied = state.appliedVideoKbps ?? videoBitrateKbps
+                if abs(target - applied) * 20 >= applied {
+                    try encoder.setBitrate(kbps: target)
+                    state.appliedVideoKbps = target
+                }
                 let force = state.keyframeRequested
                 state.keyframeRequested = false
                 return try encoder.encode(frame, forceKeyframe: force)
@@ -180,15 +192,22 @@ public final class RTPSender: Sendable {
             if kind == .audio { hold(units) }
             return countDropped()
         }
-        let sent = driver.perform { core, now -> Bool in
+        let (sent, estimate) = driver.perform { core, now -> (Bool, Double) in
+            let estimate = core.media.bandwidth.targetRate
             guard core.dtlsState == .connected, core.media.send(units, ssrc: ssrc, now: now) else {
                 core.media.discardQueued()
                 if kind == .audio, core.dtlsState == .new || core.dtlsState == .connecting { hold(units) }
-                return false
+                return (false, estimate)
             }
             if kind == .audio { state.withLock { $0.heldAudio = nil } }  // a fresh frame supersedes a held one
             core.flushMedia()
-            return true
+            return (true, estimate)
+        }
+        if kind == .video {
+            // The estimate covers the whole transport: leave audio its rate and ~10 % for
+            // headers, RTCP and retransmissions; at least 50 kbit/s, at most what was configured.
+            let share = Int(((estimate * 0.9 - Double(audioBitrate)) / 1000).rounded())
+            state.withLock { $0.videoTargetKbps = min(videoBitrateKbps, max(50, share)) }
         }
         state.withLock { state in
             if sent {

@@ -60,6 +60,26 @@ struct BandwidthEstimatorTests {
         #expect(estimator.targetRate == Self.configuration.minimumRate)
     }
 
+    @Test("a report declaring 65,535 statuses in a few bytes costs only the packets still remembered")
+    func hostileReportIsNotExpanded() {
+        var history = SentPacketHistory(capacity: 100)
+        var now = Instant.zero
+        for _ in 0..<100 {
+            now += .milliseconds(1)
+            _ = history.record(size: 1_000, now: now)
+        }
+        // Eight run-length chunks of 8,191 "not received" and one of 583 more: 65,111 statuses.
+        let chunks = Array(repeating: TransportWideCC.Chunk.runLength(.notReceived, length: 8_191), count: 7)
+            + [.runLength(.notReceived, length: 7_774)]
+        let report = TransportWideCC(senderSSRC: 1, mediaSSRC: 2, baseSequenceNumber: 65_436, packetStatusCount: 65_111,
+                                     referenceTime: 0, feedbackPacketCount: 0, chunks: chunks, recvDeltas: [])
+        #expect(report.packetResults(in: 100..<110).count == 10)
+        let packets = history.feedback(for: report)
+        // The base 65,436 unwraps to -100: offsets 100..<200 are the packets sent, all reported lost.
+        #expect(packets.count == 100 && packets.allSatisfy { $0.arrival == nil })
+        #expect(history.unknownReports == 1)
+    }
+
     @Test("transport-wide sequence numbers wrap at 16 bits and feedback still finds its packets; unknown ones are counted, not trusted")
     func sequenceNumbersWrap() throws {
         var history = SentPacketHistory(capacity: 1_000)

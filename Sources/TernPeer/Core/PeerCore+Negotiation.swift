@@ -246,6 +246,8 @@ extension PeerCore {
             let midExtension = section.headerExtensions.first { $0.uri == JSEPConfiguration.midExtension }
                 .flatMap { UInt8(exactly: $0.id) }
             let nack = codec.feedback.contains { $0.lowercased() == "nack" }
+            let transportCC = section.headerExtensions.first { $0.uri == JSEPConfiguration.transportCCExtension }
+                .flatMap { UInt8(exactly: $0.id) }
             if section.direction == .sendrecv || section.direction == .sendonly,
                let sender = jsep.transceivers.first(where: { $0.mid == section.mid })?.sender {
                 // RTX is used when negotiated for the codec and we announced an RTX SSRC (RFC 4588 §8).
@@ -255,7 +257,7 @@ extension PeerCore {
                 sends.append(SendStreamConfiguration(
                     mid: section.mid, kind: section.kind, ssrc: sender.ssrc, payloadType: codec.payloadType,
                     codecName: codec.name, clockRate: codec.clockRate, midExtensionID: midExtension,
-                    nackEnabled: nack, rtx: rtx))
+                    nackEnabled: nack, rtx: rtx, transportCCExtensionID: transportCC))
             }
             if section.direction == .sendrecv || section.direction == .recvonly {
                 var payloadTypes: [UInt8: (name: String, clockRate: Int)] = [:]
@@ -268,9 +270,7 @@ extension PeerCore {
                     mid: section.mid, kind: section.kind, announcedSSRCs: section.remoteSSRCs,
                     payloadTypes: payloadTypes, midExtensionID: midExtension, nackEnabled: nack,
                     rtxPayloadTypes: rtxPayloadTypes, rtxSSRCs: section.remoteRTXSSRCs,
-                    transportCCExtensionID: section.headerExtensions
-                        .first { $0.uri == JSEPConfiguration.transportCCExtension }
-                        .flatMap { UInt8(exactly: $0.id) }))
+                    transportCCExtensionID: transportCC))
             }
         }
         return (sends, receives)

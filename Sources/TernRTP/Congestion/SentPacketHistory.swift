@@ -26,7 +26,7 @@ public struct SentPacketHistory: Sendable {
     private var sent: [Int64: (sendTime: Instant, size: Int)] = [:]
     private var oldest: Int64 = 0
     private var next: Int64 = 0
-    /// Feedback entries about sequence numbers not (or no longer) remembered.
+    /// Feedback reports that named sequence numbers not (or no longer) remembered.
     public private(set) var unknownReports = 0
 
     public init(capacity: Int = 8_192) {
@@ -51,18 +51,23 @@ public struct SentPacketHistory: Sendable {
     /// last (each report covers at most 65,535 packets, and only recent ones are remembered).
     public mutating func feedback(for report: TransportWideCC) -> [Feedback] {
         var out: [Feedback] = []
-        let count = min(Int(report.packetStatusCount), capacity)
-        guard count > 0 else { return out }
+        let count = Int(report.packetStatusCount)
+        guard count > 0, next > 0 else { return out }
         // Unwrap the base: the most recent sequence number with these low 16 bits, not after `next - 1`.
         let latest = next - 1
         var base = (latest & ~0xFFFF) | Int64(report.baseSequenceNumber)
         if base > latest { base -= 0x1_0000 }
-        for result in report.packetResults.prefix(count) {
-            let sequence = base + Int64(UInt16(truncatingIfNeeded: result.sequenceNumber &- report.baseSequenceNumber))
-            guard let record = sent[sequence] else {
-                unknownReports &+= 1
-                continue
-            }
+        // Only the offsets that name packets still remembered are read (a hostile report may
+        // declare 65,535 statuses in a few bytes); the rest are counted as unknown.
+        let first = Int(max(0, oldest - base)), last = Int(min(Int64(count), next - base))
+        guard first < last else {
+            unknownReports &+= 1
+            return out
+        }
+        if first > 0 || last < count { unknownReports &+= 1 }
+        for (offset, result) in report.packetResults(in: first..<last).enumerated() {
+            let sequence = base + Int64(first + offset)
+            guard let record = sent[sequence] else { continue }
             out.append(Feedback(sequence: sequence, sendTime: record.sendTime, size: record.size, arrival: result.arrival))
         }
         return out

@@ -138,6 +138,51 @@ public struct TransportWideCC: Sendable, Equatable {
         return Array(out.prefix(Int(packetStatusCount)))
     }
 
+    /// The results of the packets at offsets `range` from the base (clamped to the status
+    /// count), walking the chunks without expanding the ones before the range: a run-length
+    /// chunk is skipped in one step, so a 36-byte report declaring 65,535 statuses costs what
+    /// the range asks for, not 65,535. Arrival times are exact (the deltas of received packets
+    /// before the range are still summed).
+    public func packetResults(in range: Range<Int>) -> [PacketResult] {
+        let end = min(range.upperBound, Int(packetStatusCount))
+        let start = max(0, range.lowerBound)
+        guard start < end else { return [] }
+        var results: [PacketResult] = []
+        results.reserveCapacity(end - start)
+        var deltaIndex = 0
+        var ticks = Int64(referenceTime) * 256  // 64 ms = 256 ticks of 250 µs
+        var index = 0
+        func received(_ status: Status) -> Bool { status == .receivedSmallDelta || status == .receivedLargeOrNegativeDelta }
+        func visit(_ status: Status) {
+            var arrival: Duration?
+            if received(status), deltaIndex < recvDeltas.count {
+                ticks += Int64(recvDeltas[deltaIndex])
+                deltaIndex += 1
+                arrival = .microseconds(ticks * 250)
+            }
+            if index >= start {
+                results.append(PacketResult(sequenceNumber: baseSequenceNumber &+ UInt16(truncatingIfNeeded: index),
+                                            status: status, arrival: arrival))
+            }
+            index += 1
+        }
+        for chunk in chunks where index < end {
+            switch chunk {
+            case let .runLength(status, length):
+                let length = Int(length)
+                // Before the range, a run of statuses without deltas is skipped whole.
+                if !received(status), index + length <= start {
+                    index += length
+                    continue
+                }
+                for _ in 0..<length where index < end { visit(status) }
+            case let .oneBitVector(symbols), let .twoBitVector(symbols):
+                for status in symbols where index < end { visit(status) }
+            }
+        }
+        return results
+    }
+
     /// Each packet with its status and arrival time relative to the reference
     /// time (`referenceTime` × 64 ms plus the cumulative deltas).
     public var packetResults: [PacketResult] {
