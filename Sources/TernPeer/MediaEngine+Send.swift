@@ -10,8 +10,10 @@ extension MediaEngine {
     mutating func send(_ units: [RTPPayloadUnit], ssrc: UInt32, now: Instant) -> Bool {
         guard var sender = senders[ssrc], sender.isActive else { return false }
         for unit in units {
-            var packet = sender.makePacket(unit)
-            if let id = sender.configuration.transportCCExtensionID { stampTransportSequence(&packet, id: id, now: now) }
+            let numbered = sender.configuration.transportCCExtensionID != nil
+            let packet = sender.makePacket(unit, transportSequence: numbered ? bandwidth.nextTransportSequenceNumber : nil)
+            // Its size on the wire once SRTP added its tag (~16 bytes).
+            if numbered { _ = bandwidth.packetSent(size: packet.wireSize + 16, now: now) }
             sender.statistics.recordSent(packet, at: now)
             if sender.configuration.nackEnabled { sender.history.store(packet, at: now) }
             queuedRTP.append(Self.serialize(packet))
@@ -21,8 +23,8 @@ extension MediaEngine {
         return true
     }
 
-    /// Numbers `packet` for the bandwidth estimate: a fresh transport-wide sequence number in
-    /// extension `id` (replacing one a retransmitted packet carried), recorded with its size.
+    /// Numbers a retransmitted `packet` afresh for the bandwidth estimate: a new transport-wide
+    /// sequence number in extension `id`, replacing the one the original carried.
     mutating func stampTransportSequence(_ packet: inout RTPPacket, id: UInt8, now: Instant) {
         var elements = (try? packet.headerExtension?.elements()) ?? []
         elements.removeAll { $0.id == id }

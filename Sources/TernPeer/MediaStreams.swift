@@ -31,16 +31,20 @@ struct MediaSender {
         history.rtx = RTXEncoder(ssrc: rtx.ssrc, payloadType: rtx.payloadType, initialSequenceNumber: initialSequenceNumber)
     }
 
-    /// Writes one payload unit as an RTP packet (RFC 3550 §5.1) with the mid extension (RFC 8843).
-    mutating func makePacket(_ unit: RTPPayloadUnit) -> RTPPacket {
+    /// Writes one payload unit as an RTP packet (RFC 3550 §5.1) with the mid extension (RFC 8843)
+    /// and, when negotiated, `transportSequence` in the transport-wide CC extension.
+    mutating func makePacket(_ unit: RTPPayloadUnit, transportSequence: UInt16? = nil) -> RTPPacket {
         var packet = RTPPacket(marker: unit.marker, payloadType: configuration.payloadType,
                                sequenceNumber: sequenceNumber, timestamp: unit.timestamp,
                                ssrc: configuration.ssrc, payload: unit.payload[...])
+        var elements: [RTPHeaderExtensionElement] = []
         if let id = configuration.midExtensionID {
-            packet.headerExtension = RTPHeaderExtension(elements: [
-                RTPHeaderExtensionElement(id: id, value: Array(configuration.mid.utf8)),
-            ])
+            elements.append(RTPHeaderExtensionElement(id: id, value: Array(configuration.mid.utf8)))
         }
+        if let id = configuration.transportCCExtensionID, let transportSequence {
+            elements.append(RTPHeaderExtensionElement(id: id, value: [UInt8(transportSequence >> 8), UInt8(transportSequence & 0xFF)]))
+        }
+        if !elements.isEmpty { packet.headerExtension = RTPHeaderExtension(elements: elements) }
         sequenceNumber &+= 1
         lastRTPTimestamp = unit.timestamp
         return packet

@@ -8,7 +8,7 @@ extension PeerConnection {
     /// gathering is complete: a peer that signals this after `setLocalDescription` sends its
     /// host candidates in the description and needs no trickle messages for them.
     public var localDescription: JSEPDescription? {
-        state.withLock { $0.core.description($0.core.jsep.pendingLocal != nil ? \.pendingLocal : \.currentLocal, local: true) }
+        state.withLock { $0.core.localDescription }
     }
 
     /// W3C `currentLocalDescription`: our side of the last completed exchange (with candidates).
@@ -25,7 +25,7 @@ extension PeerConnection {
     /// W3C `remoteDescription`: `pendingRemoteDescription ?? currentRemoteDescription`, with the
     /// candidates `addICECandidate` supplied since.
     public var remoteDescription: JSEPDescription? {
-        state.withLock { $0.core.description($0.core.jsep.pendingRemote != nil ? \.pendingRemote : \.currentRemote, local: false) }
+        state.withLock { $0.core.remoteDescription }
     }
 
     /// W3C `currentRemoteDescription` (with the candidates supplied since).

@@ -192,8 +192,8 @@ public final class RTPSender: Sendable {
             if kind == .audio { hold(units) }
             return countDropped()
         }
-        let (sent, estimate) = driver.perform { core, now -> (Bool, Double) in
-            let estimate = core.media.bandwidth.targetRate
+        let (sent, estimate) = driver.perform { core, now -> (Bool, Double?) in
+            let estimate = kind == .video ? core.media.bandwidth.targetRate : nil
             guard core.dtlsState == .connected, core.media.send(units, ssrc: ssrc, now: now) else {
                 core.media.discardQueued()
                 if kind == .audio, core.dtlsState == .new || core.dtlsState == .connecting { hold(units) }
@@ -203,13 +203,11 @@ public final class RTPSender: Sendable {
             core.flushMedia()
             return (true, estimate)
         }
-        if kind == .video {
-            // The estimate covers the whole transport: leave audio its rate and ~10 % for
-            // headers, RTCP and retransmissions; at least 50 kbit/s, at most what was configured.
-            let share = Int(((estimate * 0.9 - Double(audioBitrate)) / 1000).rounded())
-            state.withLock { $0.videoTargetKbps = min(videoBitrateKbps, max(50, share)) }
-        }
+        // The estimate covers the whole transport: video leaves audio its rate and ~10 % for
+        // headers, RTCP and retransmissions; at least 50 kbit/s, at most what was configured.
+        let videoTarget = estimate.map { min(videoBitrateKbps, max(50, Int((($0 * 0.9 - Double(audioBitrate)) / 1000).rounded()))) }
         state.withLock { state in
+            if let videoTarget { state.videoTargetKbps = videoTarget }
             if sent {
                 state.framesSent += 1
             } else {

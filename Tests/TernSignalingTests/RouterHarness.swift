@@ -42,13 +42,11 @@ struct RouterHarness {
     /// Moves time on by `ms`, firing the router's timers at their own instants; what they did.
     mutating func advance(ms: Int) -> [SignalingRouterAction] {
         var actions: [SignalingRouterAction] = []
-        var router = self.router
         clock.advance(by: .milliseconds(ms)) {
             router.nextTimeout.map { [$0] } ?? []
         } fire: { now in
             actions += router.handleTimeout(now: now)
         }
-        self.router = router
         return actions
     }
 }

@@ -129,6 +129,16 @@ package struct PeerCore: Sendable {
 
     // MARK: Descriptions (W3C attributes)
 
+    /// W3C `localDescription`: the pending one if there is one, else the current one.
+    package var localDescription: JSEPDescription? {
+        description(jsep.pendingLocal != nil ? \.pendingLocal : \.currentLocal, local: true)
+    }
+
+    /// W3C `remoteDescription`: the pending one if there is one, else the current one.
+    package var remoteDescription: JSEPDescription? {
+        description(jsep.pendingRemote != nil ? \.pendingRemote : \.currentRemote, local: false)
+    }
+
     /// The slot's description as W3C returns it: the applied text, with the local candidates
     /// gathered since (and end-of-candidates) or the remote ones supplied since added.
     package func description(_ slot: KeyPath<JSEPSession, AppliedDescription?>, local: Bool) -> JSEPDescription? {

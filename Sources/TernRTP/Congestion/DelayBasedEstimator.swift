@@ -49,7 +49,11 @@ public struct DelayBasedEstimator: Sendable {
     private var lastDecrease: Instant?
     /// What the path delivered lately, bits per second (from arrivals), if known.
     public private(set) var acknowledgedRate: Double?
+    /// Arrivals of the last 500 ms from `acknowledgedHead` on (older ones wait for compaction),
+    /// and the sum of their sizes.
     private var acknowledged: [(arrival: Duration, size: Int)] = []
+    private var acknowledgedHead = 0
+    private var acknowledgedBytes = 0
 
     public init(startRate: Double, minimumRate: Double, maximumRate: Double) {
         self.minimumRate = minimumRate
@@ -76,13 +80,22 @@ public struct DelayBasedEstimator: Sendable {
 
     private mutating func noteAcknowledged(arrival: Duration, size: Int) {
         acknowledged.append((arrival, size))
+        acknowledgedBytes += size
         // A 500 ms window of arrivals (libwebrtc's acknowledged-bitrate estimator uses ~500 ms).
-        while let first = acknowledged.first, arrival - first.arrival > .milliseconds(500) { acknowledged.removeFirst() }
-        guard acknowledged.count >= 2, let first = acknowledged.first else { return }
+        while acknowledgedHead < acknowledged.count, arrival - acknowledged[acknowledgedHead].arrival > .milliseconds(500) {
+            acknowledgedBytes -= acknowledged[acknowledgedHead].size
+            acknowledgedHead += 1
+        }
+        if acknowledgedHead > 256, acknowledgedHead * 2 > acknowledged.count {
+            acknowledged.removeFirst(acknowledgedHead)
+            acknowledgedHead = 0
+        }
+        guard acknowledged.count - acknowledgedHead >= 2 else { return }
+        let first = acknowledged[acknowledgedHead]
         let span = (arrival - first.arrival).seconds
         guard span > 0.1 else { return }
-        let bits = Double(acknowledged.dropFirst().reduce(0) { $0 + $1.size }) * 8
-        acknowledgedRate = bits / span
+        // The first arrival opens the window; the bytes after it were delivered within it.
+        acknowledgedRate = Double(acknowledgedBytes - first.size) * 8 / span
     }
 
     private mutating func add(sendTime: Instant, arrival: Duration, size: Int) {

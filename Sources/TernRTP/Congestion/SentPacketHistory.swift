@@ -23,26 +23,28 @@ public struct SentPacketHistory: Sendable {
 
     /// Packets remembered at most (about 8 s of a 1,000 packet/s stream).
     public let capacity: Int
-    private var sent: [Int64: (sendTime: Instant, size: Int)] = [:]
-    private var oldest: Int64 = 0
+    /// Send time and size of sequence number `s` at `s % capacity`, for the last `capacity` sent.
+    private var ring: [(sendTime: Instant, size: Int)]
     private var next: Int64 = 0
+    /// The oldest sequence number still remembered.
+    private var oldest: Int64 { max(0, next - Int64(capacity)) }
     /// Feedback reports that named sequence numbers not (or no longer) remembered.
     public private(set) var unknownReports = 0
 
     public init(capacity: Int = 8_192) {
         self.capacity = max(1, capacity)
+        ring = Array(repeating: (.zero, 0), count: self.capacity)
     }
+
+    /// The number `record` gives the next packet (the header extension's 16 bits).
+    public var nextSequenceNumber: UInt16 { UInt16(truncatingIfNeeded: next) }
 
     /// The sequence number to stamp on the next packet (the header extension's 16 bits),
     /// recorded as sent at `now` with `size` bytes.
     public mutating func record(size: Int, now: Instant) -> UInt16 {
         let sequence = next
         next += 1
-        sent[sequence] = (now, size)
-        while next - oldest > Int64(capacity) {
-            sent[oldest] = nil
-            oldest += 1
-        }
+        ring[Int(sequence % Int64(capacity))] = (now, size)
         return UInt16(truncatingIfNeeded: sequence)
     }
 
@@ -67,7 +69,7 @@ public struct SentPacketHistory: Sendable {
         if first > 0 || last < count { unknownReports &+= 1 }
         for (offset, result) in report.packetResults(in: first..<last).enumerated() {
             let sequence = base + Int64(first + offset)
-            guard let record = sent[sequence] else { continue }
+            let record = ring[Int(sequence % Int64(capacity))]
             out.append(Feedback(sequence: sequence, sendTime: record.sendTime, size: record.size, arrival: result.arrival))
         }
         return out

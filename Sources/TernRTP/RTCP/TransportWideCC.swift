@@ -185,18 +185,7 @@ public struct TransportWideCC: Sendable, Equatable {
 
     /// Each packet with its status and arrival time relative to the reference
     /// time (`referenceTime` × 64 ms plus the cumulative deltas).
-    public var packetResults: [PacketResult] {
-        var deltas = recvDeltas.makeIterator()
-        var ticks = Int64(referenceTime) * 256  // 64 ms = 256 ticks of 250 µs
-        return statuses.enumerated().map { i, status in
-            var arrival: Duration?
-            if status == .receivedSmallDelta || status == .receivedLargeOrNegativeDelta, let delta = deltas.next() {
-                ticks += Int64(delta)
-                arrival = .microseconds(ticks * 250)
-            }
-            return PacketResult(sequenceNumber: baseSequenceNumber &+ UInt16(truncatingIfNeeded: i), status: status, arrival: arrival)
-        }
-    }
+    public var packetResults: [PacketResult] { packetResults(in: 0..<Int(packetStatusCount)) }
 
     init(reading r: inout RTCPFieldReader) throws(RTCPParseError) {
         senderSSRC = try r.u32("sender SSRC")
