@@ -11,10 +11,10 @@ import TernSDP
 extension PeerConnection {
     /// A snapshot of every stats object of this connection (W3C webrtc-stats names).
     public func getStats() -> StatsReport {
-        let (ice, driver, pairAsSelected, dtlsInfo, dtlsState, channels, tracks, opened, closed, iceState) = state.withLock { state in
+        let (ice, driver, pairAsSelected, dtlsInfo, dtlsState, channels, tracks, opened, closed, iceState, earlyDropped) = state.withLock { state in
             (state.ice, state.driver, state.core.selectedPair, state.core.dtlsInfo, state.core.dtlsState,
              Array(state.channels.values), Array(state.remoteTracks.values), state.dataChannelsOpened,
-             state.dataChannelsClosed, state.core.iceState)
+             state.dataChannelsClosed, state.core.iceState, state.core.earlyRemoteCandidatesDropped)
         }
         // The live pair carries the RTT figures measured since selection (see Docs/ICE.md).
         let pair = ice?.selectedPair ?? pairAsSelected
@@ -22,7 +22,7 @@ extension PeerConnection {
             timestamp: Date().timeIntervalSince1970 * 1000,
             peerConnection: PeerConnectionStats(dataChannelsOpened: opened, dataChannelsClosed: closed),
             transport: Self.transportStats(iceState: iceState, dtlsState: dtlsState, pair: pair, dtlsInfo: dtlsInfo,
-                                           ice: ice, driver: driver))
+                                           ice: ice, driver: driver, earlyCandidatesDropped: earlyDropped))
         if let pair {
             report.candidatePair = CandidatePairStats(
                 totalRoundTripTime: pair.totalRoundTripTime.seconds, currentRoundTripTime: pair.roundTripTime?.seconds,
@@ -43,10 +43,14 @@ extension PeerConnection {
     }
 
     private static func transportStats(iceState: ICETransportState, dtlsState: DTLSTransportState, pair: ICECandidatePair?,
-                                       dtlsInfo: DTLSConnectionInfo?, ice: ICETransport?, driver: TransportDriver?) -> TransportStats {
+                                       dtlsInfo: DTLSConnectionInfo?, ice: ICETransport?, driver: TransportDriver?,
+                                       earlyCandidatesDropped: Int) -> TransportStats {
         var stats = TransportStats(iceState: iceState.rawValue, dtlsState: dtlsState.rawValue)
         if pair != nil { stats.selectedCandidatePairId = "CP" }
-        stats.remoteCandidatesDropped = ice?.remoteCandidatesDropped
+        // Refused by ICE, or before ICE saw them (over the cap of candidates early to their description).
+        if ice != nil || earlyCandidatesDropped > 0 {
+            stats.remoteCandidatesDropped = (ice?.remoteCandidatesDropped ?? 0) + earlyCandidatesDropped
+        }
         if let dtlsInfo {
             stats.dtlsRole = dtlsInfo.role.rawValue
             stats.tlsVersion = dtlsInfo.protocolVersion

@@ -77,6 +77,17 @@ struct PeerCoreScenarioTests {
         #expect(pair.caller.core.connectionState == .connected && pair.callee.core.connectionState == .connected)
     }
 
+    @Test("a peer trickling thousands of candidates before its description: 256 kept, the rest refused and counted")
+    func earlyCandidatesAreBounded() throws {
+        let pair = CorePair()
+        for port in 0..<1_000 {
+            let candidate = ICECandidateInit(candidate: "candidate:1 1 udp 2122260223 10.0.0.1 \(10_000 + port) typ host", sdpMid: "0")
+            _ = try pair.callee.core.addICECandidate(candidate)
+        }
+        #expect(pair.callee.core.earlyRemoteCandidates.count == JSEPSession.maximumRemoteCandidatesPerSection)
+        #expect(pair.callee.core.earlyRemoteCandidatesDropped == 1_000 - JSEPSession.maximumRemoteCandidatesPerSection)
+    }
+
     @Test("candidates trickled after the descriptions reach ICE one by one and show in remoteDescription")
     func trickleAfterDescriptions() throws {
         let pair = CorePair()

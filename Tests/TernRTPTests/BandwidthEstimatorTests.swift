@@ -80,6 +80,22 @@ struct BandwidthEstimatorTests {
         #expect(history.unknownReports == 1)
     }
 
+    @Test("a peer reporting one arrival time for every packet cannot grow the delivered-rate window: bounded and counted")
+    func constantArrivalTimesAreBounded() {
+        var estimator = DelayBasedEstimator(startRate: 300_000, minimumRate: 30_000, maximumRate: 5_000_000)
+        var now = Instant.zero
+        for batch in 0..<100 {
+            now += .milliseconds(100)
+            let packets = (0..<100).map { i in
+                SentPacketHistory.Feedback(sequence: Int64(batch * 100 + i), sendTime: now, size: 1_200, arrival: .seconds(1))
+            }
+            estimator.update(packets, now: now)
+        }
+        #expect(estimator.deliveredWindowCount == DelayBasedEstimator.maximumWindowPackets)
+        #expect(estimator.windowOverflows == 10_000 - DelayBasedEstimator.maximumWindowPackets)
+        #expect(estimator.rate.isFinite && estimator.rate >= 30_000)
+    }
+
     @Test("transport-wide sequence numbers wrap at 16 bits and feedback still finds its packets; unknown ones are counted, not trusted")
     func sequenceNumbersWrap() throws {
         var history = SentPacketHistory(capacity: 1_000)

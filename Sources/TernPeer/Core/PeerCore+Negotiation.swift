@@ -89,6 +89,8 @@ extension PeerCore {
         guard jsep.remoteDescription != nil else {
             if earlyRemoteCandidates.count < JSEPSession.maximumRemoteCandidatesPerSection {
                 earlyRemoteCandidates.append(candidate)
+            } else {
+                earlyRemoteCandidatesDropped += 1
             }
             return []
         }

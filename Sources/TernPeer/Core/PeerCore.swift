@@ -72,6 +72,9 @@ package struct PeerCore: Sendable {
     var pendingRemoteCandidates: [ICECandidateInit] = []
     /// Candidates that arrived before any remote description (see `addICECandidate`).
     package internal(set) var earlyRemoteCandidates: [ICECandidateInit] = []
+    /// Candidates refused because `earlyRemoteCandidates` was full (a peer trickling thousands
+    /// before its description); reported in getStats beside ICE's own refusals.
+    package internal(set) var earlyRemoteCandidatesDropped = 0
     var remoteEndOfCandidates = false
     var transportBuilt = false
 

@@ -19,7 +19,8 @@ public struct TransportStats: Sendable, Encodable {
     public var srtpCipher: String?
     public var localCertificateId: String?
     public var remoteCertificateId: String?
-    /// Not W3C: remote candidates refused (unusable, over a limit, mDNS names that do not resolve).
+    /// Not W3C: remote candidates refused (unusable, over a limit, mDNS names that do not resolve,
+    /// more than 256 trickled before their description).
     public var remoteCandidatesDropped: Int?
     /// Not W3C: SRTP packets whose authentication tag did not verify.
     public var srtpAuthenticationFailures: Int?

@@ -54,6 +54,14 @@ public struct DelayBasedEstimator: Sendable {
     private var acknowledged: [(arrival: Duration, size: Int)] = []
     private var acknowledgedHead = 0
     private var acknowledgedBytes = 0
+    /// Arrivals kept for the delivered rate at most: the window is 500 ms of the peer's arrival
+    /// times, and a peer reporting one arrival time for everything would otherwise grow it for
+    /// the whole call.
+    public static let maximumWindowPackets = 4_096
+    /// Arrivals in the delivered-rate window now.
+    public var deliveredWindowCount: Int { acknowledged.count - acknowledgedHead }
+    /// Arrivals pushed out of the window by `maximumWindowPackets` rather than by time.
+    public private(set) var windowOverflows = 0
 
     public init(startRate: Double, minimumRate: Double, maximumRate: Double) {
         self.minimumRate = minimumRate
@@ -85,6 +93,11 @@ public struct DelayBasedEstimator: Sendable {
         while acknowledgedHead < acknowledged.count, arrival - acknowledged[acknowledgedHead].arrival > .milliseconds(500) {
             acknowledgedBytes -= acknowledged[acknowledgedHead].size
             acknowledgedHead += 1
+        }
+        while deliveredWindowCount > Self.maximumWindowPackets {
+            acknowledgedBytes -= acknowledged[acknowledgedHead].size
+            acknowledgedHead += 1
+            windowOverflows &+= 1
         }
         if acknowledgedHead > 256, acknowledgedHead * 2 > acknowledged.count {
             acknowledged.removeFirst(acknowledgedHead)

@@ -19,6 +19,13 @@ public struct SentPacketHistory: Sendable {
         public var size: Int
         /// When it arrived, in the feedback sender's time base; nil when reported lost.
         public var arrival: Duration?
+
+        public init(sequence: Int64, sendTime: Instant, size: Int, arrival: Duration?) {
+            self.sequence = sequence
+            self.sendTime = sendTime
+            self.size = size
+            self.arrival = arrival
+        }
     }
 
     /// Packets remembered at most (about 8 s of a 1,000 packet/s stream).
