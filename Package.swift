@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "TernPeerTests", dependencies: ["TernPeer", "TernCore", "TernICE", "TernRTP", "TernMedia", "TernSDP", "TernSCTP",
                                                     "TernTestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "TernPeerCoreTests", dependencies: ["TernPeer", "TernCore", "TernICE", "TernSDP", "TernDTLS"],
+        .testTarget(name: "TernPeerCoreTests", dependencies: ["TernPeer", "TernCore", "TernICE", "TernSDP", "TernDTLS", "TernTestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TernSignalingTests",
                     dependencies: ["TernSignaling", "TernSignalingClient", "TernSignalingServer", "TernCore", "TernTestSupport",

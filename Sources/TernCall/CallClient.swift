@@ -1,6 +1,6 @@
 public import TernCore
 
-/// The sans-I/O core of the call facade (issue #9): the client's signaling-connection
+/// The sans-I/O core of the call facade: the client's signaling-connection
 /// lifecycle (`CallClientState`) and the active call (`CallSession`), one at a time.
 ///
 /// Every input is a value with `now` passed in and returns `[CallOutput]`, in order.

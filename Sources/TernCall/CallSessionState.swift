@@ -1,5 +1,5 @@
 /// The state of one call, as an application sees it. Raw values are the exact strings
-/// of the call facade (issue #9).
+/// of the call facade.
 ///
 /// ```
 ///            invite in / ringing in          accept            transport connected

@@ -1,4 +1,4 @@
-/// The kind of the last in-call event (issue #9). Raw values are the facade's strings.
+/// The kind of the last in-call event. Raw values are the facade's strings.
 public enum ManageCallEventType: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Initial value: nothing happened yet.
     case noEvent = "NO_EVENT"

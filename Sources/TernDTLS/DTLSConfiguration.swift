@@ -13,8 +13,8 @@ public struct DTLSConfiguration: Sendable {
     /// The largest datagram DTLS may emit, in bytes (UDP payload). WebRTC stacks use 1200.
     public var maximumDatagramSize: Int
     /// First retransmission timeout, doubled at each retransmission. 100 ms as RFC 9147 §5.8.2
-    /// recommends for real-time protocols (RFC 6347 said 1 s): under 30 % loss a handshake with
-    /// a 1 s start regularly needed more than 15 s — longer than a call waits to connect.
+    /// recommends for real-time protocols (RFC 6347 said 1 s): with a 1 s start, four flights lost
+    /// in a row already cost 15 s (1 + 2 + 4 + 8), longer than a call waits to connect.
     public var initialRetransmissionTimeout: Duration
     /// Cap of the doubling retransmission timeout (RFC 6347 §4.2.4.1: at least 60 s).
     public var maximumRetransmissionTimeout: Duration

@@ -44,8 +44,8 @@ public final class DTLSEndpoint {
     let io: EndpointIO
     let context: OpaquePointer  // SSL_CTX *
     let ssl: OpaquePointer  // SSL *
-    /// Where `SSL_read` decrypts each record: allocated once (a fresh zeroed 18 KiB array per
-    /// datagram was a visible share of the receive path); each record is copied out at its size.
+    /// Where `SSL_read` decrypts each record: allocated once (allocating and zeroing 18 KiB
+    /// per datagram is a visible share of the receive path); each record is copied out at its size.
     var readBuffer = [UInt8](repeating: 0, count: 16_384 + 2_048)
 
     /// Creates the OpenSSL context and connection. Throws when no remote fingerprint is
@@ -194,7 +194,7 @@ public final class DTLSEndpoint {
     /// Handshake records are packed together, up to `maximumDatagramSize` (RFC 6347 §4.1.1
     /// allows several records per datagram): OpenSSL sends a first flight whole, but
     /// retransmits it one message per datagram, and a five-datagram flight at 30 % loss arrives
-    /// complete only 17 % of the time (seen as calls that never connected in the network lab).
+    /// complete only 17 % of the time (0.7⁵): on a lossy path the handshake may never finish.
     /// Application data stays one record per datagram: some stacks read only a datagram's first
     /// record (aiortc).
     public func pollTransmit() -> [UInt8]? {

@@ -46,8 +46,8 @@ final class DriverTimer: @unchecked Sendable {
     /// Arms the timer at `deadline`, or earlier. A later or absent deadline leaves an armed
     /// timer as it is: the sans-I/O cores move their deadlines later with almost every packet
     /// (each SACK restarts SCTP's T3-rtx timer), and rescheduling a dispatch timer costs a
-    /// wake-up of libdispatch's manager thread and a `timerfd_settime` — at 50,000 packets/s
-    /// that was a third of the syscalls of a data-channel transfer. A timer that fires before
+    /// wake-up of libdispatch's manager thread and a `timerfd_settime` — at 50,000 packets/s,
+    /// rescheduling on every packet is a large share of a data-channel transfer's syscalls. A timer that fires before
     /// the real deadline finds nothing due, and the driver arms it again at the new one.
     func arm(at deadline: Instant?, now: Instant) {
         guard let deadline else { return }

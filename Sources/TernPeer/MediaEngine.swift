@@ -99,8 +99,8 @@ struct MediaEngine {
     // MARK: Timers
 
     /// True when there is an RTP session to report on: a data-only connection sends no RTCP
-    /// (RFC 3550 §6 reports on RTP streams; without one there is nothing to report, and 200
-    /// idle data-only connections spent ~40 % of a core on empty reports and their timers).
+    /// (RFC 3550 §6 reports on RTP streams; without one there is nothing to report, and empty
+    /// reports and their timers would cost every idle data-only connection CPU for nothing).
     var hasRTPStreams: Bool { !senders.isEmpty || !receivers.isEmpty }
 
     var nextTimeout: Instant? {

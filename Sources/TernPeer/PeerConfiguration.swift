@@ -111,8 +111,7 @@ extension SCTPAssociationConfig {
     /// timer backs off to 3 s at most instead of RTO.Max's 60 s (as Chromium's dcSCTP transport
     /// caps its timer back-off). On a lossy path a chunk lost three or four times in a row
     /// otherwise waits 8–16 s for its next retransmission while every later message of an
-    /// ordered channel waits behind it (measured at 20 % loss, 100 ms RTT: runs of 10,000
-    /// messages stalled for over 30 s).
+    /// ordered channel waits behind it.
     public static var webRTC: SCTPAssociationConfig {
         var config = SCTPAssociationConfig()
         config.rtoMax = .seconds(3)

@@ -8,33 +8,33 @@ extension PeerConnection {
     /// gathering is complete: a peer that signals this after `setLocalDescription` sends its
     /// host candidates in the description and needs no trickle messages for them.
     public var localDescription: JSEPDescription? {
-        state.withLock { $0.core.localDescription }
+        read(\.localDescription)
     }
 
     /// W3C `currentLocalDescription`: our side of the last completed exchange (with candidates).
     public var currentLocalDescription: JSEPDescription? {
-        state.withLock { $0.core.description(\.currentLocal, local: true) }
+        read { $0.description(\.currentLocal, local: true) }
     }
 
     /// W3C `pendingLocalDescription`: our offer or provisional answer awaiting the exchange's end
     /// (with candidates).
     public var pendingLocalDescription: JSEPDescription? {
-        state.withLock { $0.core.description(\.pendingLocal, local: true) }
+        read { $0.description(\.pendingLocal, local: true) }
     }
 
     /// W3C `remoteDescription`: `pendingRemoteDescription ?? currentRemoteDescription`, with the
     /// candidates `addICECandidate` supplied since.
     public var remoteDescription: JSEPDescription? {
-        state.withLock { $0.core.remoteDescription }
+        read(\.remoteDescription)
     }
 
     /// W3C `currentRemoteDescription` (with the candidates supplied since).
     public var currentRemoteDescription: JSEPDescription? {
-        state.withLock { $0.core.description(\.currentRemote, local: false) }
+        read { $0.description(\.currentRemote, local: false) }
     }
 
     /// W3C `pendingRemoteDescription` (with the candidates supplied since).
     public var pendingRemoteDescription: JSEPDescription? {
-        state.withLock { $0.core.description(\.pendingRemote, local: false) }
+        read { $0.description(\.pendingRemote, local: false) }
     }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 import TernCore
 import TernDTLS
 import TernICE
@@ -14,7 +13,7 @@ extension PeerConnection {
             case let .dtlsStateChanged(dtlsState):
                 try? advance { $0.handle(dtls: dtlsState) }
                 if dtlsState == .connected {
-                    for sender in state.withLock({ $0.senders }) { sender.transportConnected() }
+                    for sender in objects.senders { sender.transportConnected() }
                 }
             case let .dtlsConnected(info):
                 try? advance { $0.handle(dtlsConnected: info) }
@@ -23,64 +22,40 @@ extension PeerConnection {
             case .sctpConnected:
                 break
             case let .channelOpened(info, _):
-                let (channel, isNew) = state.withLock { state -> (DataChannel?, Bool) in
-                    state.dataChannelsOpened += 1
-                    if let existing = state.channels[info.id] { return (existing, false) }
-                    guard !state.core.isClosed else { return (nil, false) }
-                    let options = DataChannelInit(ordered: info.ordered, maxRetransmits: info.maxRetransmits,
-                                                  maxPacketLifeTime: info.maxPacketLifeTime, protocol: info.protocol,
-                                                  negotiated: info.negotiated, id: info.id, priority: info.priority)
-                    let channel = DataChannel(label: info.label, options: options, id: info.id)
-                    state.channels[info.id] = channel
-                    return (channel, true)
-                }
-                guard let channel else { continue }
-                if isNew, let driver = state.withLock({ $0.driver }) {
+                guard let (channel, isNew) = objects.channelOpened(info) else { continue }
+                if isNew, let driver = objects.driver {
                     channel.attach(driver, id: info.id)
                     emit(.dataChannel(channel))
                 }
                 channel.didOpen()
             case let .channelMessage(id, message):
-                if let channel = state.withLock({ $0.channels[id] }) {
+                if let channel = objects.channel(id: id) {
                     channel.didReceive(message)
-                } else if let driver = state.withLock({ $0.driver }), driver.receiveBacklog.release(message.byteCount) {
+                } else if let driver = objects.driver, driver.receiveBacklog.release(message.byteCount) {
                     driver.resumeReceiving()   // nobody to read it: it holds nothing back
                 }
             case let .channelBufferedAmountLow(id):
-                state.withLock { $0.channels[id] }?.didReachLowBufferedAmount()
+                objects.channel(id: id)?.didReachLowBufferedAmount()
             case let .channelClosed(id, reason):
-                let channel = state.withLock { state -> DataChannel? in
-                    state.dataChannelsClosed += 1
-                    return state.channels.removeValue(forKey: id)
-                }
-                channel?.didClose(reason: reason)
+                objects.channelClosed(id: id)?.didClose(reason: reason)
             case let .sctpClosed(reason):
-                let channels = state.withLock { state -> [DataChannel] in
-                    defer { state.channels = [:] }
-                    return Array(state.channels.values)
-                }
-                for channel in channels { channel.didClose(reason: reason) }
+                for channel in objects.takeAllChannels() { channel.didClose(reason: reason) }
             case let .remoteStreamStarted(info):
                 let track = RemoteTrack(info: info) { [weak self] in self?.requestKeyframe(remoteSSRC: info.ssrc) }
-                let added = state.withLock { state -> Bool in
-                    guard !state.core.isClosed, state.remoteTracks[info.ssrc] == nil else { return false }
-                    state.remoteTracks[info.ssrc] = track
-                    return true
-                }
-                if added { emit(.track(track)) }
+                if objects.add(track: track, ssrc: info.ssrc) { emit(.track(track)) }
             case let .audioFrame(ssrc, frame):
-                state.withLock { $0.remoteTracks[ssrc] }?.consume(frame)
+                objects.track(ssrc: ssrc)?.consume(frame)
             case let .audioLoss(ssrc, count):
-                state.withLock { $0.remoteTracks[ssrc] }?.lose(audioFrames: count)
+                objects.track(ssrc: ssrc)?.lose(audioFrames: count)
             case let .videoFrame(ssrc, frame):
-                state.withLock { $0.remoteTracks[ssrc] }?.consume(frame)
+                objects.track(ssrc: ssrc)?.consume(frame)
             case let .keyframeRequested(ssrc):
-                state.withLock { state in state.senders.first { $0.ssrc == ssrc } }?.requestKeyframe()
+                objects.sender(ssrc: ssrc)?.requestKeyframe()
             }
         }
     }
 
     private func requestKeyframe(remoteSSRC ssrc: UInt32) {
-        state.withLock { $0.driver }?.perform { core, _ in core.media.requestKeyframe(remoteSSRC: ssrc) }
+        objects.driver?.perform { core, _ in core.media.requestKeyframe(remoteSSRC: ssrc) }
     }
 }

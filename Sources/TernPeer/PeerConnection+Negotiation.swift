@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TernICE
 public import TernSCTP
 public import TernSDP
@@ -9,14 +8,10 @@ extension PeerConnection {
     /// Adds a transceiver (W3C `addTransceiver`); fires `.negotiationNeeded`.
     public func addTransceiver(_ kind: MediaKind, direction: RTPDirection = .sendrecv) throws(PeerConnectionError) -> RTPTransceiver {
         let sender = makeSender(kind)
-        let index = try state.withLock { state throws(PeerConnectionError) -> Int in
-            let index = try state.core.addTransceiver(Transceiver(kind: kind, direction: direction,
-                                                                  sender: senderParameters(for: sender)))
-            state.senders.append(sender)
-            sender.attach(state.driver)
-            return index
+        let index = try advance { core throws(PeerConnectionError) in
+            try core.addTransceiver(Transceiver(kind: kind, direction: direction, sender: senderParameters(for: sender)))
         }
-        emit(.negotiationNeeded)
+        objects.add(sender: sender)
         return RTPTransceiver(kind: kind, sender: sender, index: index, peer: self)
     }
 
@@ -43,13 +38,8 @@ extension PeerConnection {
     /// is up. A `negotiated` channel with an `id` opens without DCEP.
     public func createDataChannel(_ label: String, options: DataChannelInit = DataChannelInit()) throws(PeerConnectionError) -> DataChannel {
         let channel = DataChannel(label: label, options: options, id: options.id)
-        let (driver, needsNegotiation) = try state.withLock { state throws(PeerConnectionError) -> (TransportDriver?, Bool) in
-            let needsNegotiation = try state.core.addDataChannel()
-            if state.driver == nil { state.unattachedChannels.append(channel) }
-            return (state.driver, needsNegotiation)
-        }
-        if let driver { try open(channel, on: driver) }
-        if needsNegotiation { emit(.negotiationNeeded) }
+        try advance { core throws(PeerConnectionError) in try core.addDataChannel() }
+        if let driver = objects.transport(forNew: channel) { try open(channel, on: driver) }
         return channel
     }
 
@@ -57,7 +47,7 @@ extension PeerConnection {
     func open(_ channel: DataChannel, on driver: TransportDriver) throws(PeerConnectionError) {
         let hasSCTP = driver.perform { core, _ in core.sctp != nil }
         guard hasSCTP else {
-            state.withLock { $0.unattachedChannels.append(channel) }
+            objects.waitForTransport(channel)
             return
         }
         let id: UInt16
@@ -69,7 +59,7 @@ extension PeerConnection {
             throw .dataChannel(error)
         }
         channel.attach(driver, id: id)
-        state.withLock { $0.channels[id] = channel }
+        objects.register(channel, id: id)
         // A negotiated channel, or one created after the association is up, may already be open.
         if driver.perform({ core, _ in core.channelInfo(id)?.readyState }) == .open { channel.didOpen() }
     }
@@ -78,7 +68,7 @@ extension PeerConnection {
     public func createOffer(iceRestart: Bool = false) async throws(PeerConnectionError) -> JSEPDescription {
         try await operations.run { [self] () throws(PeerConnectionError) -> JSEPDescription in
             takeGatheredCandidates()
-            return try state.withLock { state throws(PeerConnectionError) in try state.core.createOffer(iceRestart: iceRestart) }
+            return try advance { core throws(PeerConnectionError) in (try core.createOffer(iceRestart: iceRestart), []) }
         }
     }
 
@@ -86,7 +76,7 @@ extension PeerConnection {
     public func createAnswer() async throws(PeerConnectionError) -> JSEPDescription {
         try await operations.run { [self] () throws(PeerConnectionError) -> JSEPDescription in
             takeGatheredCandidates()
-            return try state.withLock { state throws(PeerConnectionError) in try state.core.createAnswer() }
+            return try advance { core throws(PeerConnectionError) in (try core.createAnswer(), []) }
         }
     }
 
@@ -115,18 +105,15 @@ extension PeerConnection {
 
     /// W3C `restartICE`: the next offer carries new ICE credentials (RFC 8445 §9).
     public func restartICE() {
-        state.withLock { $0.core.restartICE() }
-        emit(.negotiationNeeded)
+        try? advance { $0.restartICE() }
     }
 
     func setDirection(_ direction: RTPDirection, transceiverAt index: Int) throws(PeerConnectionError) {
-        try state.withLock { state throws(PeerConnectionError) in try state.core.setDirection(direction, transceiverAt: index) }
-        emit(.negotiationNeeded)
+        try advance { core throws(PeerConnectionError) in try core.setDirection(direction, transceiverAt: index) }
     }
 
     func stopTransceiver(at index: Int) throws(PeerConnectionError) {
-        try state.withLock { state throws(PeerConnectionError) in try state.core.stopTransceiver(at: index) }
-        emit(.negotiationNeeded)
+        try advance { core throws(PeerConnectionError) in try core.stopTransceiver(at: index) }
     }
 
     /// A short tag of our certificate, used for the RTCP CNAME.

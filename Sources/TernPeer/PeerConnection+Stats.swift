@@ -7,15 +7,16 @@ import TernRTP
 import TernSCTP
 import TernSDP
 
-/// W3C `getStats()`: a snapshot of the objects under the lock, then one builder per family.
+/// W3C `getStats()`: a snapshot of the core and the objects, then one builder per family.
 extension PeerConnection {
     /// A snapshot of every stats object of this connection (W3C webrtc-stats names).
     public func getStats() -> StatsReport {
-        let (ice, driver, pairAsSelected, dtlsInfo, dtlsState, channels, tracks, opened, closed, iceState, earlyDropped) = state.withLock { state in
-            (state.ice, state.driver, state.core.selectedPair, state.core.dtlsInfo, state.core.dtlsState,
-             Array(state.channels.values), Array(state.remoteTracks.values), state.dataChannelsOpened,
-             state.dataChannelsClosed, state.core.iceState, state.core.earlyRemoteCandidatesDropped)
+        let (pairAsSelected, dtlsInfo, dtlsState, iceState, earlyDropped) = read { core in
+            (core.selectedPair, core.dtlsInfo, core.dtlsState, core.iceState, core.earlyRemoteCandidatesDropped)
         }
+        let objects = objects.statsSnapshot
+        let (ice, driver, channels, tracks) = (objects.ice, objects.driver, objects.channels, objects.remoteTracks)
+        let (opened, closed) = (objects.dataChannelsOpened, objects.dataChannelsClosed)
         // The live pair carries the RTT figures measured since selection (see Docs/ICE.md).
         let pair = ice?.selectedPair ?? pairAsSelected
         var report = StatsReport(

@@ -18,12 +18,8 @@ extension PeerConnection {
                          streamId: String = "tern-stream") throws(PeerConnectionError) -> RTPSender {
         let sender = makeSender(kind)
         let parameters = senderParameters(for: sender, streamId: streamId, trackId: trackId)
-        try state.withLock { state throws(PeerConnectionError) in
-            try state.core.addTrack(kind, sender: parameters)
-            state.senders.append(sender)
-            sender.attach(state.driver)
-        }
-        emit(.negotiationNeeded)
+        try advance { core throws(PeerConnectionError) in try core.addTrack(kind, sender: parameters) }
+        objects.add(sender: sender)
         return sender
     }
 
@@ -32,15 +28,11 @@ extension PeerConnection {
     /// `recvonly`, `sendonly` becomes `inactive`); receiving goes on. Fires `.negotiationNeeded`.
     /// Throws `.invalidState` for a sender this connection did not create.
     public func removeTrack(_ sender: RTPSender) throws(PeerConnectionError) {
-        try state.withLock { state throws(PeerConnectionError) in
-            guard let position = state.senders.firstIndex(where: { $0 === sender }) else {
-                throw .invalidState("removeTrack: this sender does not belong to this peer connection")
-            }
-            try state.core.removeTrack(ssrc: sender.ssrc)
-            state.senders.remove(at: position)
-            sender.attach(nil)
+        guard objects.contains(sender: sender) else {
+            throw .invalidState("removeTrack: this sender does not belong to this peer connection")
         }
-        emit(.negotiationNeeded)
+        try advance { core throws(PeerConnectionError) in try core.removeTrack(ssrc: sender.ssrc) }
+        objects.remove(sender: sender)
     }
 }
 

@@ -12,16 +12,26 @@ import TernSDP
 extension PeerConnection {
     /// Runs `step` on the core under the lock and yields its events there, in order, so that an
     /// event of another thread's step cannot overtake them; then performs the other actions
-    /// outside the lock, in order. An action that fails stops the rest and throws.
-    func advance(_ step: (inout PeerCore) throws(PeerConnectionError) -> [PeerCore.Action]) throws(PeerConnectionError) {
-        let actions = try state.withLock { state throws(PeerConnectionError) -> [PeerCore.Action] in
-            try step(&state.core).filter { action in
+    /// outside the lock, in order, and returns the step's value. An action that fails stops the
+    /// rest and throws.
+    func advance<Value>(
+        _ step: (inout PeerCore) throws(PeerConnectionError) -> (Value, [PeerCore.Action])
+    ) throws(PeerConnectionError) -> Value {
+        let (value, actions) = try core.withLock { core throws(PeerConnectionError) -> (Value, [PeerCore.Action]) in
+            let (value, actions) = try step(&core)
+            return (value, actions.filter { action in
                 guard case let .emit(event) = action else { return true }
                 continuation.yield(event)
                 return false
-            }
+            })
         }
         for action in actions { try perform(action) }
+        return value
+    }
+
+    /// `advance` for a step that returns only actions.
+    func advance(_ step: (inout PeerCore) throws(PeerConnectionError) -> [PeerCore.Action]) throws(PeerConnectionError) {
+        try advance { core throws(PeerConnectionError) in ((), try step(&core)) }
     }
 
     private func perform(_ action: PeerCore.Action) throws(PeerConnectionError) {
@@ -50,12 +60,11 @@ extension PeerConnection {
         case let .configureTransport(send, receive, dataChannel):
             try configureTransport(send: send, receive: receive, dataChannel: dataChannel)
         case .startDTLS:
-            guard let driver = state.withLock({ $0.driver }) else { return }
+            guard let driver = objects.driver else { return }
             driver.iceConnected()
             driver.perform { core, now in core.start(now: now) }
         case .updatePathLimits:
-            let (driver, ice) = state.withLock { ($0.driver, $0.ice) }
-            if let driver, let ice { updatePathLimits(driver, from: ice) }
+            if let driver = objects.driver, let ice = objects.ice { updatePathLimits(driver, from: ice) }
         case let .emit(event):
             continuation.yield(event)
         }
@@ -63,7 +72,7 @@ extension PeerConnection {
 
     /// Runs `body` on the agent, if it is still there (a close may have taken it).
     private func withAgent(_ body: (ICETransport) throws(ICEError) -> Void) throws(PeerConnectionError) {
-        guard let ice = state.withLock({ $0.ice }) else { return }
+        guard let ice = objects.ice else { return }
         do throws(ICEError) { try body(ice) } catch { throw .ice(error) }
     }
 
@@ -77,15 +86,10 @@ extension PeerConnection {
         do throws(ICEError) {
             ice = try ICETransport(configuration: iceConfiguration, role: role)
         } catch {
-            state.withLock { $0.core.agentCreationFailed() }
+            try? advance { $0.agentCreationFailed() }
             throw .ice(error)
         }
-        let installed = state.withLock { state -> Bool in
-            guard !state.core.isClosed else { return false }
-            state.ice = ice
-            return true
-        }
-        guard installed else {
+        guard objects.install(ice: ice) else {
             ice.close()
             return
         }
@@ -96,16 +100,16 @@ extension PeerConnection {
                 try? self.advance { $0.handle(ice: event) }
             }
         }
-        state.withLock { $0.iceEventsTask = task }
+        objects.install(iceEventsTask: task)
     }
 
     private func gather(_ credentials: ICECredentials) throws(PeerConnectionError) {
-        guard let ice = state.withLock({ $0.ice }) else { return }
+        guard let ice = objects.ice else { return }
         do throws(ICEError) {
             try ice.setLocalCredentials(credentials)
             try ice.gather()
         } catch {
-            state.withLock { $0.core.agentGatherFailed() }
+            try? advance { $0.agentGatherFailed() }
             throw .ice(error)
         }
         try advance { core in core.agentGathered(gathered(by: ice), complete: ice.gatheringState == .complete) }
@@ -115,7 +119,7 @@ extension PeerConnection {
     /// what the agent gathered straight from it: its events reach the core through a task, and
     /// a description created right after would otherwise miss candidates already there.
     func takeGatheredCandidates() {
-        guard let ice = state.withLock({ $0.core.holdsCandidates ? $0.ice : nil }) else { return }
+        guard read(\.holdsCandidates), let ice = objects.ice else { return }
         let complete = ice.gatheringState == .complete
         let candidates = gathered(by: ice)
         try? advance { $0.agentGathered(candidates, complete: complete) }
@@ -127,20 +131,16 @@ extension PeerConnection {
         return ice.localCandidates.filter { !relayOnly || $0.candidateType == .relay }
     }
 
-    /// Until the DTLS transport exists, keep what ICE delivers (at most 64 datagrams): a peer's
-    /// ClientHello often arrives before its answer does.
+    /// Until the DTLS transport exists, `objects` keeps what ICE delivers: a peer's ClientHello
+    /// often arrives before its answer does.
     private func receiveBeforeTransport(_ datagram: [UInt8]) {
-        let driver = state.withLock { state -> TransportDriver? in
-            if state.driver == nil, state.earlyDatagrams.count < 64 { state.earlyDatagrams.append(datagram) }
-            return state.driver
-        }
-        driver?.receive(datagram)
+        objects.transport(forEarly: datagram)?.receive(datagram)
     }
 
     // MARK: Transport
 
     private func buildTransport(_ transport: NegotiatedTransport, dataChannel: NegotiatedDataChannel?) throws(PeerConnectionError) {
-        guard let ice = state.withLock({ $0.ice }) else { return }
+        guard let ice = objects.ice else { return }
         let fingerprints = transport.remoteFingerprints.compactMap { fingerprint -> DTLSFingerprint? in
             guard let algorithm = DTLSFingerprint.Algorithm(rawValue: fingerprint.algorithm) else { return nil }
             return DTLSFingerprint(algorithm: algorithm, digest: fingerprint.bytes)
@@ -164,22 +164,16 @@ extension PeerConnection {
         let driver = TransportDriver(core: core, ice: ice, clock: clock) { [weak self] events in
             self?.handle(transport: events)
         }
-        let installed = state.withLock { state -> ([[UInt8]], [RTPSender], Bool)? in
-            guard !state.core.isClosed else { return nil }
-            state.driver = driver
-            defer { state.earlyDatagrams = [] }
-            return (state.earlyDatagrams, state.senders, state.core.iceCanCarryData)
-        }
-        guard let (early, senders, iceUp) = installed else {
+        guard let early = objects.install(driver: driver) else {
             driver.close()
             return
         }
-        for sender in senders { sender.attach(driver) }
         updatePathLimits(driver, from: ice)
         ice.setReceiveHandler { datagram in driver.receive(datagram) }
         for datagram in early { driver.receive(datagram) }
-        // ICE may have connected while the transport was being built (its `.startDTLS` found none).
-        if iceUp {
+        // ICE may have connected while the transport was being built (its `.startDTLS` found
+        // none). Read after installing, so one of the two starts it (starting twice does nothing).
+        if read(\.iceCanCarryData) {
             driver.iceConnected()
             driver.perform { core, now in core.start(now: now) }
         }
@@ -195,18 +189,14 @@ extension PeerConnection {
 
     private func configureTransport(send: [SendStreamConfiguration], receive: [ReceiveStreamConfiguration],
                                     dataChannel: NegotiatedDataChannel?) throws(PeerConnectionError) {
-        guard let driver = state.withLock({ $0.driver }) else { return }
+        guard let driver = objects.driver else { return }
         let channels = dataChannel.map(dataChannelParameters)
         driver.perform { core, now in
             core.media.configure(senders: send, receivers: receive)
             if let channels { core.enableDataChannels(channels, now: now) }
         }
         // Channels the application created before the transport existed.
-        let waiting = state.withLock { state -> [DataChannel] in
-            defer { state.unattachedChannels = [] }
-            return state.unattachedChannels
-        }
-        for channel in waiting { try open(channel, on: driver) }
+        for channel in objects.takeUnattachedChannels() { try open(channel, on: driver) }
     }
 
     private func updatePathLimits(_ driver: TransportDriver, from ice: ICETransport) {

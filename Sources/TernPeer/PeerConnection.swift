@@ -11,9 +11,10 @@ public import TernSDP
 /// in Swift. It composes the layers the ORTC way — `ICETransport` → `DTLSEndpoint` → SRTP
 /// sessions and the SCTP association — with `JSEPSession` deciding what they carry.
 ///
-/// Concurrency: every method may be called from any thread or task. Negotiation state lives
-/// behind one lock; the transport below ICE lives in a `TransportDriver` behind its own lock;
-/// libnice runs on its own GLib thread. Events arrive in order on `events` (single consumer).
+/// Concurrency: every method may be called from any thread or task. The decisions are
+/// `PeerCore`'s, behind one lock; the objects it works on are in `PeerObjects`; the transport
+/// below ICE lives in a `TransportDriver` behind its own lock; libnice runs on its own GLib
+/// thread. Events arrive in order on `events` (single consumer).
 public final class PeerConnection: Sendable {
     /// Everything the connection reports (W3C events), in order.
     public let events: AsyncStream<PeerConnectionEvent>
@@ -22,24 +23,11 @@ public final class PeerConnection: Sendable {
     /// Our DTLS certificate (W3C `getConfiguration().certificates[0]`).
     public let certificate: DTLSCertificate
 
-    /// Everything behind the connection's one lock: the sans-I/O core, and the objects that
-    /// perform its actions (the ICE agent, the transport) or that the application holds.
-    struct State {
-        var core: PeerCore
-        var ice: ICETransport?
-        var driver: TransportDriver?
-        var iceEventsTask: Task<Void, Never>?
-        /// Datagrams ICE delivered before the transport existed (a DTLS ClientHello that beat the answer).
-        var earlyDatagrams: [[UInt8]] = []
-        var channels: [UInt16: DataChannel] = [:]
-        var unattachedChannels: [DataChannel] = []
-        var senders: [RTPSender] = []
-        var remoteTracks: [UInt32: RemoteTrack] = [:]
-        var dataChannelsOpened = 0
-        var dataChannelsClosed = 0
-    }
-
-    let state: Mutex<State>
+    /// The sans-I/O core (negotiation, candidate flow, W3C states) behind the connection's lock;
+    /// changed only through `advance`, read through `read`.
+    let core: Mutex<PeerCore>
+    /// The agent, the transport and the application's objects the core's actions work on.
+    let objects = PeerObjects()
     let continuation: AsyncStream<PeerConnectionEvent>.Continuation
     /// W3C operations run one after the other (`OperationChain`).
     let operations = OperationChain()
@@ -67,7 +55,7 @@ public final class PeerConnection: Sendable {
             sctpInit: sctpInit?.serializedChunk)
         var seed = SystemRandomNumberGenerator()
         let jsep = JSEPSession(configuration: jsepConfiguration, random: SeededRandom(seed: seed.next()))
-        state = Mutex(State(core: PeerCore(jsep: jsep)))
+        core = Mutex(PeerCore(jsep: jsep))
         (events, continuation) = AsyncStream.makeStream(of: PeerConnectionEvent.self, bufferingPolicy: .unbounded)
         createdAt = SystemClock().now()
         Self.prepareLibrariesOnce
@@ -91,19 +79,24 @@ public final class PeerConnection: Sendable {
 
     // MARK: State (W3C attributes)
 
-    public var signalingState: SignalingState { state.withLock { $0.core.jsep.signalingState } }
-    public var iceConnectionState: ICETransportState { state.withLock { $0.core.iceState } }
-    public var iceGatheringState: ICEGatheringState { state.withLock { $0.core.gatheringState } }
-    public var connectionState: PeerConnectionState { state.withLock { $0.core.connectionState } }
+    public var signalingState: SignalingState { read { $0.jsep.signalingState } }
+    public var iceConnectionState: ICETransportState { read(\.iceState) }
+    public var iceGatheringState: ICEGatheringState { read(\.gatheringState) }
+    public var connectionState: PeerConnectionState { read(\.connectionState) }
     /// What the DTLS handshake negotiated, once connected.
-    public var dtlsConnectionInfo: DTLSConnectionInfo? { state.withLock { $0.core.dtlsInfo } }
+    public var dtlsConnectionInfo: DTLSConnectionInfo? { read(\.dtlsInfo) }
     /// The candidate pair ICE selected, once connected.
-    public var selectedCandidatePair: ICECandidatePair? { state.withLock { $0.core.selectedPair } }
+    public var selectedCandidatePair: ICECandidatePair? { read(\.selectedPair) }
     /// The ICE trace (candidates, checks, state changes), for the debug tool.
-    public var iceTrace: ICETrace? { state.withLock { $0.ice?.trace } }
+    public var iceTrace: ICETrace? { objects.ice?.trace }
 
     func jsepTransceiver(at index: Int) -> Transceiver? {
-        state.withLock { state in state.core.jsep.transceivers.indices.contains(index) ? state.core.jsep.transceivers[index] : nil }
+        read { core in core.jsep.transceivers.indices.contains(index) ? core.jsep.transceivers[index] : nil }
+    }
+
+    /// Reads the core under the lock.
+    func read<Value>(_ body: (PeerCore) -> Value) -> Value {
+        core.withLock { body($0) }
     }
 
     func emit(_ event: PeerConnectionEvent) {
@@ -115,28 +108,16 @@ public final class PeerConnection: Sendable {
     /// Closes everything: DTLS close_notify, ICE agent, timers, GLib thread. Idempotent; callable
     /// from any thread. No callback runs after it returns.
     public func close() {
-        let closing = state.withLock { state -> (ICETransport?, TransportDriver?, Task<Void, Never>?, [DataChannel], [RemoteTrack], [RTPSender])? in
-            guard state.core.close() else { return nil }
-            defer {
-                state.channels = [:]
-                state.unattachedChannels = []
-                state.ice = nil
-                state.driver = nil
-                state.iceEventsTask = nil
-                state.remoteTracks = [:]
-            }
-            return (state.ice, state.driver, state.iceEventsTask, Array(state.channels.values) + state.unattachedChannels,
-                    Array(state.remoteTracks.values), state.senders)
-        }
-        guard let (ice, driver, task, channels, tracks, senders) = closing else { return }
-        ice?.setReceiveHandler(nil)
-        driver?.close()
-        ice?.close()
-        task?.cancel()
-        for channel in channels { channel.didClose(reason: "peer connection closed") }
-        for track in tracks { track.finish() }
-        for sender in senders { sender.attach(nil) }
-        if ice != nil || driver != nil || !channels.isEmpty {
+        let coreClosed = (try? advance { core in (core.close(), []) }) ?? false
+        guard coreClosed, let closing = objects.close() else { return }
+        closing.ice?.setReceiveHandler(nil)
+        closing.driver?.close()
+        closing.ice?.close()
+        closing.iceEventsTask?.cancel()
+        for channel in closing.channels { channel.didClose(reason: "peer connection closed") }
+        for track in closing.remoteTracks { track.finish() }
+        for sender in closing.senders { sender.attach(nil) }
+        if closing.ice != nil || closing.driver != nil || !closing.channels.isEmpty {
             continuation.yield(.connectionStateChanged(.closed))
         }
         continuation.finish()

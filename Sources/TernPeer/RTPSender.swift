@@ -148,7 +148,7 @@ public final class RTPSender: Sendable {
 
     /// The transport just connected: an audio frame captured while it was connecting goes out
     /// now instead of the listener waiting for the next capture tick (up to 20 ms, half that
-    /// on average: measured as time to first decoded audio, Docs/BENCHMARKS.md `setup_ms_audio`).
+    /// on average, counted in time to first decoded audio, Docs/BENCHMARKS.md `setup_ms_audio`).
     /// The frame is at most `heldAudioLifetime` old and keeps the RTP timestamp it was captured with.
     /// Taken and sent under the transport's lock, as fresh frames are, so the two cannot swap
     /// places; a fresh frame sent first makes the held one obsolete.

@@ -51,8 +51,8 @@ final class TransportCore {
     private(set) var srtpOutbound: SRTPSession?
     private(set) var srtpInbound: SRTPSession?
     /// SRTP keys from the handshake, made into sessions at first use (`installPendingSRTP`):
-    /// libsrtp's two sessions cost ~0.1 ms to create, and created at `connected` they held back
-    /// the handshake's last flight (the server's Finished), which leaves with this call's output.
+    /// libsrtp's two sessions cost ~0.1 ms to create; created at `connected` they would hold
+    /// back the handshake's last flight (the server's Finished), which leaves with this call's output.
     private var pendingSRTPKeying: (keying: SRTPKeyingMaterial, role: DTLSRole)?
     var media: MediaEngine
     var output = Output()

@@ -17,7 +17,7 @@ final class TransportDriver: Sendable {
     private let sendFailures = Atomic<Int>(0)
     /// Datagrams produced before ICE could send anything (a DTLS server answering a ClientHello
     /// that arrived before its own side of ICE had a selected pair): sent once ICE connects
-    /// instead of being lost. Dropping them cost a whole DTLS retransmission cycle (100 ms,
+    /// instead of being lost. Dropping them would cost a whole DTLS retransmission cycle (100 ms,
     /// 300 ms, 700 ms, ...) of set-up time on a lossy path. Bounded; `nil` once ICE connected.
     private let heldUntilConnected = Mutex<[[UInt8]]?>([])
     private static let heldLimit = 64

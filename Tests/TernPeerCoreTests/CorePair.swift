@@ -3,6 +3,7 @@ import TernDTLS
 import TernICE
 import TernPeer
 import TernSDP
+import TernTestSupport
 
 /// One side of a `CorePair`: a `PeerCore` and a model of what its driver would do with the
 /// actions (an ICE agent's credentials and remote candidates, a transport that is built once).
@@ -59,7 +60,8 @@ struct ModelAgent {
 final class CorePair {
     let caller = CoreEndpoint(name: "caller", hostAddress: "10.0.0.1", seed: 1)
     let callee = CoreEndpoint(name: "callee", hostAddress: "10.0.0.2", seed: 2)
-    private(set) var now: Duration = .zero
+    private let clock = VirtualClock()
+    var now: Instant { clock.now }
     /// One-way delay of descriptions on the signaling channel.
     var descriptionDelay: Duration = .milliseconds(40)
     /// One-way delay of trickled candidates (shorter than `descriptionDelay`: they overtake).
@@ -71,12 +73,12 @@ final class CorePair {
     /// Errors the receiving side's operations threw (a test expects none unless it says so).
     private(set) var operationErrors: [String] = []
 
-    private var queue: [(at: Duration, order: Int, work: () -> Void)] = []
+    private var queue: [(at: Instant, order: Int, work: () -> Void)] = []
     private var order = 0
 
     /// A pair whose caller wants a data channel, so the first offer has a section to bundle on.
     init() {
-        _ = try? caller.core.addDataChannel()
+        try? change(caller) { core throws(PeerConnectionError) in try core.addDataChannel() }
     }
 
     func other(_ endpoint: CoreEndpoint) -> CoreEndpoint { endpoint === caller ? callee : caller }
@@ -88,16 +90,23 @@ final class CorePair {
         queue.append((now + delay, order, work))
     }
 
-    /// Runs what is due within `duration` of virtual time, in time order.
+    /// Runs what is due within `duration` of virtual time, in time order (what was scheduled
+    /// first runs first at one instant).
     func run(for duration: Duration = .seconds(5)) {
-        let end = now + duration
-        while let next = queue.indices.min(by: { (queue[$0].at, queue[$0].order) < (queue[$1].at, queue[$1].order) }),
-              queue[next].at <= end {
-            let item = queue.remove(at: next)
-            now = max(now, item.at)
-            item.work()
-        }
-        now = end
+        clock.advance(by: duration, deadlines: { queue.map(\.at) }, fire: { due in
+            guard let next = queue.indices.filter({ queue[$0].at <= due }).min(by: { queue[$0].order < queue[$1].order })
+            else { return }
+            queue.remove(at: next).work()
+        })
+    }
+
+    // MARK: Local intent (addTransceiver, restartICE…)
+
+    /// Runs a local W3C intent on `endpoint`'s core and performs what it returns (its
+    /// `negotiationNeeded`).
+    func change(_ endpoint: CoreEndpoint,
+                _ step: (inout PeerCore) throws(PeerConnectionError) -> [PeerCore.Action]) throws(PeerConnectionError) {
+        perform(try step(&endpoint.core), at: endpoint)
     }
 
     // MARK: Operations (what PeerConnection's chained W3C operations do)

@@ -26,9 +26,11 @@ struct PeerCoreScenarioTests {
         #expect(pair.caller.signalingStates == [.haveLocalOffer, .stable])
         #expect(pair.callee.signalingStates == [.haveRemoteOffer, .stable])
         #expect(pair.caller.agent?.role == .controlling && pair.callee.agent?.role == .controlled)
-        // The first event of a local description is its signaling state; gathering follows it.
-        guard case .signalingStateChanged(.haveLocalOffer) = pair.caller.events.first else {
-            Issue.record("first caller event: \(String(describing: pair.caller.events.first))")
+        // Creating the data channel asked for negotiation; the first event of the local
+        // description is its signaling state; gathering follows it.
+        let first = pair.caller.events.prefix(2)
+        guard case .negotiationNeeded = first.first, case .signalingStateChanged(.haveLocalOffer) = first.last else {
+            Issue.record("first caller events: \(Array(first))")
             return
         }
     }
@@ -111,7 +113,10 @@ struct PeerCoreScenarioTests {
         let pair = CorePair()
         try pair.connect()
         let before = try #require(pair.caller.agent?.localCredentials)
-        pair.caller.core.restartICE()
+        let fired = pair.caller.events.count
+        try pair.change(pair.caller) { $0.restartICE() }
+        #expect(pair.caller.events.dropFirst(fired).contains { if case .negotiationNeeded = $0 { true } else { false } },
+                "restartICE fires negotiationneeded")
         try pair.sendOffer(from: pair.caller)
         pair.run()
         #expect(pair.operationErrors.isEmpty, "\(pair.operationErrors)")
@@ -132,11 +137,15 @@ struct PeerCoreScenarioTests {
     func renegotiationWhileGathering() throws {
         let pair = CorePair()
         pair.reflexiveDelay = .milliseconds(1_000)
-        _ = try pair.caller.core.addTransceiver(Transceiver(kind: .audio, direction: .sendrecv))
+        try pair.change(pair.caller) { core throws(PeerConnectionError) in
+            try core.addTransceiver(Transceiver(kind: .audio, direction: .sendrecv)).1
+        }
         try pair.connect(for: .milliseconds(500))
         #expect(pair.caller.core.connectionState == .connected)
         #expect(pair.caller.core.gatheringState == .gathering)
-        _ = try pair.caller.core.addTransceiver(Transceiver(kind: .video, direction: .sendrecv))
+        try pair.change(pair.caller) { core throws(PeerConnectionError) in
+            try core.addTransceiver(Transceiver(kind: .video, direction: .sendrecv)).1
+        }
         try pair.sendOffer(from: pair.caller)
         pair.run()
         #expect(pair.operationErrors.isEmpty, "\(pair.operationErrors)")

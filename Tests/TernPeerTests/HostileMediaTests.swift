@@ -30,7 +30,7 @@ struct HostileMediaTests {
         #expect(await eventually { atCallee.track(.audio) != nil })
         let track = try #require(atCallee.track(.audio))
 
-        let (ice, driver) = pair.callee.state.withLock { ($0.ice, $0.driver) }
+        let (ice, driver) = (pair.callee.objects.ice, pair.callee.objects.driver)
         let transportICE = try #require(ice), transport = try #require(driver)
         let recorder = Recorder()
         transportICE.setReceiveHandler { datagram in

@@ -125,7 +125,7 @@ final class HostilePeerArena: Sendable {
     /// Runs `body` on the attacker's transport core under its lock; datagrams it appends to the
     /// core's output leave over the attacker's ICE path.
     func forge(_ body: (TransportCore, Instant) throws -> Void) throws {
-        let driver = try #require(attacker.state.withLock { $0.driver })
+        let driver = try #require(attacker.objects.driver)
         try driver.perform { core, now in try body(core, now) }
     }
 

@@ -9,8 +9,8 @@ extension CallAgent {
     /// Carries out outputs strictly in the order the core produced them. The agent is an actor, so
     /// while one output awaits (a signaling send), another input can run and produce outputs of its
     /// own; those are queued behind the ones still being carried out instead of overtaking them
-    /// (seen against Chromium: `CONNECTING` reported before `RINGING`, and `RINGING, ENDED,
-    /// CONNECTING`, which left `tern peer` waiting on an ended call).
+    /// (otherwise a later state can be reported before an earlier one — `CONNECTING` before
+    /// `RINGING`, or `CONNECTING` after `ENDED` — and the application follows a call that is over).
     func process(_ outputs: [CallOutput]) async {
         pendingOutputs.append(contentsOf: outputs)
         guard !drainingOutputs else { return }
@@ -231,8 +231,9 @@ extension CallAgent {
 
     /// Candidates wait until the next description of ours is sent. Applying a description that
     /// restarts ICE emits the new generation's candidates at once, while this actor is suspended
-    /// in `setLocalDescription`: sent then, they reached Chromium before the re-offer, were
-    /// refused (their ufrag matched no description), and its new pair was never selected.
+    /// in `setLocalDescription`: sent then, they reach the peer before the re-offer, which
+    /// refuses a candidate whose ufrag matches no applied description (W3C `addIceCandidate`),
+    /// and the new pair is never selected.
     func holdCandidates(callId: String) {
         calls[callId]?.descriptionSent = false
     }

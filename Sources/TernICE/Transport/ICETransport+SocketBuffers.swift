@@ -41,8 +41,8 @@ extension ICETransport {
     }
 
     /// What Linux charges a receive buffer for one datagram of up to ~1.7 KB (its `truesize`:
-    /// a 2 KiB data area plus the socket-buffer header), whatever the payload. Measured on this
-    /// kernel: a 2 MiB buffer holds 910 datagrams of 1,200 or of 1,500 bytes.
+    /// a 2 KiB data area plus the socket-buffer header), whatever the payload: a 2 MiB buffer
+    /// holds about 910 datagrams, whether they carry 1,200 or 1,500 bytes.
     static let kernelBytesPerDatagram = 2_304
 
     /// How many MTU-sized datagrams the selected socket can queue before the kernel drops

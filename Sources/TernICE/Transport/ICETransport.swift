@@ -59,8 +59,8 @@ public final class ICETransport: DatagramTransport, @unchecked Sendable {
     /// The receive handler in a class: a closure stored directly in a `Mutex`
     /// (`Mutex<(@Sendable ([UInt8]) -> Void)?>`) gets wrapped in two more reabstraction thunks
     /// by every `withLock { $0 }` (Swift 6.3: the generic `inout` is converted in and back out),
-    /// so with one read per datagram each call went through thousands of thunks after a few
-    /// seconds of traffic (seen as a 6,000-frame stack on the loop thread) — see `DriverTimer`.
+    /// so with one read per datagram the wrapping grows with every packet and each call is
+    /// slower than the last (as for `DriverTimer`'s handler).
     let receiveHandler = Mutex<ReceiveHandler?>(nil)
     /// Open while sends may reach the agent; closed (under the lock) before teardown.
     let sendGate = Mutex(true)

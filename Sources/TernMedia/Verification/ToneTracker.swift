@@ -1,16 +1,15 @@
 /// Follows the tone in a stream of decoded audio, for checks that run through a whole call:
 /// a continuous test tone (`SineToneSource`), or a beep that sounds only now and then —
 /// Chromium's fake microphone plays 20 ms of 400 Hz every 500 ms, and a detector that looks at
-/// whatever the last half second holds reads silence or noise in most windows (seen as 58 Hz
-/// or 371 Hz in interop runs).
+/// whatever the last half second holds reads silence or noise in most windows.
 ///
 /// The audio is cut into periods of `periodSamples`. In each, the loudest 20 ms frame is found
 /// and the 100 ms centred on it are analysed (`ToneDetector`), if that frame is loud enough to be
 /// a tone at all; one reading per period. The window always has the frame at its centre: a frame
 /// too close to the period's end to be centred is read in the next period, which sees the last
 /// 100 ms of this one. (Chromium's beep keeps its phase against a 500 ms period for a whole call,
-/// and is followed by ~300 ms of decaying ~60 Hz ringing; a window clamped into the period put a
-/// beep at its edge, where the Hann window mutes it, and read the ringing in every period.)
+/// and is followed by ~300 ms of decaying ~60 Hz ringing; a window clamped into the period would
+/// keep a beep at its edge, where the Hann window mutes it, and read the ringing in every period.)
 /// `frequency` is the median of the recent readings, so a period that caught concealment noise
 /// or a click does not move it. Sans-I/O: PCM in, values out.
 public struct ToneTracker: Sendable {

@@ -54,11 +54,12 @@ extension PeerCore {
     }
 
     /// `gather` failed: candidates flow as before it.
-    package mutating func agentGatherFailed() {
+    package mutating func agentGatherFailed() -> [Action] {
         gathering = false
         agentCredentials = nil
         if localDescriptionAwaitingGather != nil, agent == .running { candidatesReleased = true }
         localDescriptionAwaitingGather = nil
+        return []
     }
 
     /// W3C `setRemoteDescription`: applies it, hands the remote ICE credentials and candidates
@@ -102,25 +103,28 @@ extension PeerCore {
         return [.addRemoteCandidate(candidate.candidate)]
     }
 
-    // MARK: Local intent (each returns whether negotiation is needed)
+    // MARK: Local intent (each fires negotiationneeded when the session changes)
 
     /// W3C `addTransceiver`; returns its index.
-    package mutating func addTransceiver(_ transceiver: Transceiver) throws(PeerConnectionError) -> Int {
+    package mutating func addTransceiver(_ transceiver: Transceiver) throws(PeerConnectionError) -> (Int, [Action]) {
         guard !isClosed else { throw .invalidState("the peer connection is closed") }
-        do throws(JSEPError) { return try jsep.addTransceiver(transceiver) } catch { throw .negotiation(error) }
+        do throws(JSEPError) { return (try jsep.addTransceiver(transceiver), [.emit(.negotiationNeeded)]) } catch {
+            throw .negotiation(error)
+        }
     }
 
-    /// The first data channel adds an application section: true when that needs negotiation.
-    package mutating func addDataChannel() throws(PeerConnectionError) -> Bool {
+    /// W3C `createDataChannel`: the first channel adds an application section, which needs
+    /// negotiation; later ones do not.
+    package mutating func addDataChannel() throws(PeerConnectionError) -> [Action] {
         guard !isClosed else { throw .invalidState("the peer connection is closed") }
-        guard !jsep.wantsDataChannel else { return false }
+        guard !jsep.wantsDataChannel else { return [] }
         do throws(JSEPError) { try jsep.addDataChannel() } catch { throw .negotiation(error) }
-        return true
+        return [.emit(.negotiationNeeded)]
     }
 
     /// W3C `addTrack` (webrtc-pc §5.1): reuses a transceiver of the kind that never had a
     /// sender and is not stopped (adding send to its direction), else adds a `sendrecv` one.
-    package mutating func addTrack(_ kind: MediaKind, sender: SenderParameters) throws(PeerConnectionError) {
+    package mutating func addTrack(_ kind: MediaKind, sender: SenderParameters) throws(PeerConnectionError) -> [Action] {
         guard !isClosed else { throw .invalidState("the peer connection is closed") }
         do throws(JSEPError) {
             if let index = jsep.transceivers.indices.first(where: { index in
@@ -136,32 +140,39 @@ extension PeerCore {
         } catch {
             throw .negotiation(error)
         }
+        return [.emit(.negotiationNeeded)]
     }
 
     /// W3C `removeTrack`: the sender's transceiver stops sending at the next negotiation.
-    package mutating func removeTrack(ssrc: UInt32) throws(PeerConnectionError) {
+    package mutating func removeTrack(ssrc: UInt32) throws(PeerConnectionError) -> [Action] {
         guard !isClosed else { throw .invalidState("the peer connection is closed") }
         guard let index = jsep.transceivers.firstIndex(where: { $0.sender?.ssrc == ssrc }) else {
             throw .invalidState("removeTrack: this sender does not belong to this peer connection")
         }
         let transceiver = jsep.transceivers[index]
-        guard !transceiver.isStopped, !transceiver.isStopping else { return }
+        guard !transceiver.isStopped, !transceiver.isStopping else { return [.emit(.negotiationNeeded)] }
         do throws(JSEPError) { try jsep.setDirection(transceiver.direction.removingSend, forTransceiverAt: index) } catch {
             throw .negotiation(error)
         }
+        return [.emit(.negotiationNeeded)]
     }
 
     /// W3C `restartICE`: the next offer carries new ICE credentials (RFC 8445 §9).
-    package mutating func restartICE() { jsep.restartICE() }
+    package mutating func restartICE() -> [Action] {
+        jsep.restartICE()
+        return [.emit(.negotiationNeeded)]
+    }
 
     /// Changes a transceiver's direction.
-    package mutating func setDirection(_ direction: RTPDirection, transceiverAt index: Int) throws(PeerConnectionError) {
+    package mutating func setDirection(_ direction: RTPDirection, transceiverAt index: Int) throws(PeerConnectionError) -> [Action] {
         do throws(JSEPError) { try jsep.setDirection(direction, forTransceiverAt: index) } catch { throw .negotiation(error) }
+        return [.emit(.negotiationNeeded)]
     }
 
     /// W3C `RTCRtpTransceiver.stop`.
-    package mutating func stopTransceiver(at index: Int) throws(PeerConnectionError) {
+    package mutating func stopTransceiver(at index: Int) throws(PeerConnectionError) -> [Action] {
         do throws(JSEPError) { try jsep.stopTransceiver(at: index) } catch { throw .negotiation(error) }
+        return [.emit(.negotiationNeeded)]
     }
 
     // MARK: Steps

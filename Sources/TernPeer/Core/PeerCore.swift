@@ -111,12 +111,13 @@ package struct PeerCore: Sendable {
     }
 
     /// The agent could not be created: back to no agent.
-    package mutating func agentCreationFailed() {
+    package mutating func agentCreationFailed() -> [Action] {
         agent = .none
         gathering = false
         agentCredentials = nil
         candidatesReleased = true
         localDescriptionAwaitingGather = nil
+        return []
     }
 
     // MARK: Close

@@ -2,7 +2,7 @@ public import TernCore
 
 /// Puts received audio packets back in sequence order and says where packets are missing, so the
 /// decoder runs in order and conceals gaps (Opus FEC or PLC) instead of playing packets in arrival
-/// order with holes — which, on a link that reorders, bent a 440 Hz tone to ~460 Hz.
+/// order with holes, which distorts the decoded audio on any link that reorders.
 ///
 /// Packets are released as soon as they are next in sequence. When the next one is missing but a
 /// later one is held, the buffer waits up to `maxWait` (counted from the arrival of the oldest

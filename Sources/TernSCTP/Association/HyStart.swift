@@ -6,9 +6,8 @@ internal import TernCore
 /// Classic slow start doubles cwnd every round trip until a loss. When the bottleneck is a
 /// buffer in front of a slower receiver — a UDP socket on the peer's side, a router queue —
 /// the loss comes only after that buffer has overflowed by up to a whole window, and the burst
-/// of losses that follows ends in fast recovery and retransmission timeouts (seen on loopback as
-/// 25–40 % of the DATA chunks retransmitted). HyStart++ watches the minimum RTT of each round:
-/// once it rises by `clamp(lastRoundMinRTT / 8, 4 ms, 16 ms)` the queue is building, so cwnd
+/// of losses that follows ends in fast recovery and retransmission timeouts. HyStart++ watches
+/// the minimum RTT of each round: once it rises by `clamp(lastRoundMinRTT / 8, 4 ms, 16 ms)` the queue is building, so cwnd
 /// grows at a quarter of the rate for `cssRounds` rounds (Conservative Slow Start) and then
 /// congestion avoidance takes over. A round ends when the cumulative ack passes the highest TSN
 /// sent when it began (§4.2). Sans-I/O: RTT samples come from the caller.

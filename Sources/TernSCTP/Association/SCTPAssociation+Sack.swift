@@ -91,8 +91,8 @@ extension SCTPAssociation {
 
         // §7.2.4 fast retransmit with HTNA: only TSNs below the highest newly acked one get a
         // miss indication. Those are the holes between the gap blocks, so only the holes are
-        // walked (not every outstanding chunk: with megabytes in flight that was the sender's
-        // largest cost per SACK).
+        // walked (not every outstanding chunk: with megabytes in flight, walking them all would
+        // dominate the cost of each SACK).
         var marked = false
         if let highest = highestNewlyAcked, !gapBlocks.isEmpty, let firstTSN = outstanding.first?.chunk.tsn {
             // Index of the highest newly acked chunk: everything before it that no block covers.

@@ -183,7 +183,7 @@ public final class SCTPAssociation {
     /// set by the layer below from how much its socket can queue (nil: no limit). a_rwnd
     /// bounds the peer's flight, and the flight includes what waits in our kernel socket, so
     /// advertising more than the socket holds invites the peer to overflow it whenever we fall
-    /// behind — on a fast path that showed up as a quarter of all DATA lost and resent.
+    /// behind, and each datagram the socket drops is DATA to resend and a congestion-window cut.
     public var arrivalWindowLimit: Int?
 
     /// Receive buffer space currently free, as advertised in a_rwnd (at most `arrivalWindowLimit`).
