@@ -37,10 +37,9 @@ extension MediaEngine {
                 guard var sender = senders[nack.mediaSSRC] else { continue }
                 sender.statistics.recordNACK()
                 let resent = sender.history.respond(to: nack, at: now, rtt: sender.statistics.roundTripTime)
-                for var packet in resent {
+                for packet in resent {
                     sender.statistics.recordRetransmission(payloadBytes: packet.payload.count)
-                    if let id = sender.configuration.transportCCExtensionID { stampTransportSequence(&packet, id: id, now: now) }
-                    queuedRTP.append(Self.serialize(packet))
+                    resend(packet, transportCCExtensionID: sender.configuration.transportCCExtensionID, now: now)
                 }
                 senders[nack.mediaSSRC] = sender
             case let .pictureLossIndication(pli):

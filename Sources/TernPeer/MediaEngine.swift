@@ -17,7 +17,10 @@ struct MediaEngine {
     var receivers: [UInt32: MediaReceiver] = [:]
     var receiveConfigurations: [ReceiveStreamConfiguration] = []
     var rtcpSchedule: RTCPIntervalScheduler
-    var queuedRTP: [[UInt8]] = []
+    /// RTP waiting to leave at the pace of the bandwidth estimate.
+    var pacer: Pacer<PacedRTP>
+    /// RTP packets the pacer refused (its queue full).
+    var packetsDroppedByPacer = 0
     var queuedRTCP: [[UInt8]] = []
     /// Packets no receive configuration claimed, or that failed to parse.
     var unroutablePackets = 0
@@ -60,6 +63,7 @@ struct MediaEngine {
     init(localRTCPSSRC: UInt32, cname: String, ntpMapping: NTPClockMapping, now: Instant, seed: UInt64,
          bandwidth: BandwidthEstimator.Configuration = BandwidthEstimator.Configuration()) {
         self.bandwidth = BandwidthEstimator(configuration: bandwidth)
+        pacer = Pacer(targetRate: self.bandwidth.targetRate)
         self.localRTCPSSRC = localRTCPSSRC
         self.cname = cname
         self.ntpMapping = ntpMapping
@@ -106,6 +110,7 @@ struct MediaEngine {
     var nextTimeout: Instant? {
         var deadlines = hasRTPStreams ? [rtcpSchedule.nextTransmission] : []
         if let feedback = nextTransportFeedback { deadlines.append(feedback) }
+        if let paced = pacer.nextTimeout { deadlines.append(paced) }
         for receiver in receivers.values {
             if let nack = receiver.nack?.nextTimeout(rtt: nil) { deadlines.append(nack) }
             if let assembler = receiver.assembler?.nextTimeout { deadlines.append(assembler) }

@@ -27,7 +27,8 @@ extension PeerConnection {
         if let pair {
             report.candidatePair = CandidatePairStats(
                 totalRoundTripTime: pair.totalRoundTripTime.seconds, currentRoundTripTime: pair.roundTripTime?.seconds,
-                requestsSent: pair.requestsSent, responsesReceived: pair.responsesReceived)
+                requestsSent: pair.requestsSent, responsesReceived: pair.responsesReceived,
+                availableOutgoingBitrate: driver?.perform { core, _ in core.media.senders.isEmpty ? nil : core.media.bandwidth.targetRate })
             report.localCandidate = ICECandidateStats(pair.local, id: "LC")
             report.remoteCandidate = ICECandidateStats(pair.remote, id: "RC")
         }
@@ -37,7 +38,7 @@ extension PeerConnection {
         }
         if let driver {
             report.sctpTransport = Self.sctpStats(driver)
-            Self.addRTPStats(to: &report, driver: driver, tracks: tracks)
+            Self.addRTPStats(to: &report, driver: driver, tracks: tracks, senders: objects.senders)
         }
         report.dataChannels = channels.sorted { ($0.id ?? 0) < ($1.id ?? 0) }.compactMap(DataChannelStats.init)
         return report
@@ -62,9 +63,9 @@ extension PeerConnection {
         }
         if let driver {
             // What the transport refused, so a debug run shows an attack or a broken peer.
-            let (srtp, dropped, malformed, unroutable, streamsRefused, rtcpSendersRefused) = driver.perform { core, _ in
+            let (srtp, dropped, malformed, unroutable, streamsRefused, rtcpSendersRefused, pacerDrops) = driver.perform { core, _ in
                 (core.srtpInbound?.statistics, core.droppedDatagrams, core.media.malformedPackets, core.media.unroutablePackets,
-                 core.media.streamsRefused, core.media.rtcpSendersRefused)
+                 core.media.streamsRefused, core.media.rtcpSendersRefused, core.media.packetsDroppedByPacer)
             }
             stats.srtpAuthenticationFailures = srtp?.authenticationFailures ?? 0
             stats.srtpReplaysDropped = srtp?.replays ?? 0
@@ -72,6 +73,7 @@ extension PeerConnection {
             stats.unroutableRtpPackets = unroutable
             stats.rtpStreamsRefused = streamsRefused
             stats.rtcpSendersRefused = rtcpSendersRefused
+            stats.rtpPacketsDroppedByPacer = pacerDrops
         }
         return stats
     }
@@ -94,7 +96,8 @@ extension PeerConnection {
             oversizedControlChunksDropped: counters.oversizedControlChunksDropped)
     }
 
-    private static func addRTPStats(to report: inout StatsReport, driver: TransportDriver, tracks: [RemoteTrack]) {
+    private static func addRTPStats(to report: inout StatsReport, driver: TransportDriver, tracks: [RemoteTrack],
+                                    senders rtpSenders: [RTPSender]) {
         let (senders, receivers) = driver.perform { core, _ in
             (Array(core.media.senders.values), Array(core.media.receivers.values))
         }
@@ -107,7 +110,8 @@ extension PeerConnection {
             report.outboundRTP.append(OutboundRTPEntry(
                 id: "OT-\(ssrc)", counters: counters, kind: kind, mid: configuration.mid,
                 codecId: "CO-\(configuration.payloadType)", mediaSourceId: "MS-\(ssrc)", remoteId: "RI-\(ssrc)",
-                rtxSsrc: sender.history.rtx?.ssrc, nackRequestsRateLimited: sender.history.rateLimitedRequests))
+                rtxSsrc: sender.history.rtx?.ssrc, nackRequestsRateLimited: sender.history.rateLimitedRequests,
+                targetBitrate: rtpSenders.first { $0.ssrc == ssrc }?.targetBitrate.map(Double.init)))
             report.remoteInboundRTP.append(RemoteInboundRTPEntry(
                 id: "RI-\(ssrc)", counters: sender.statistics.remoteInboundStats, kind: kind, localId: "OT-\(ssrc)"))
         }

@@ -44,6 +44,7 @@ final class PeerObjects: Sendable {
         var driver: TransportDriver?
         var channels: [DataChannel]
         var remoteTracks: [RemoteTrack]
+        var senders: [RTPSender]
         var dataChannelsOpened: Int
         var dataChannelsClosed: Int
     }
@@ -213,7 +214,7 @@ final class PeerObjects: Sendable {
     var statsSnapshot: StatsSnapshot {
         table.withLock { table in
             StatsSnapshot(ice: table.ice, driver: table.driver, channels: Array(table.channels.values),
-                          remoteTracks: Array(table.remoteTracks.values),
+                          remoteTracks: Array(table.remoteTracks.values), senders: table.senders,
                           dataChannelsOpened: table.dataChannelsOpened, dataChannelsClosed: table.dataChannelsClosed)
         }
     }

@@ -27,10 +27,10 @@ public final class RTPSender: Sendable {
         var framesSent = 0
         var framesDropped = 0
         var keyframeRequested = false
-        /// The video rate the bandwidth estimate leaves for this stream, kbit/s, and the rate
-        /// the encoder was last given.
-        var videoTargetKbps: Int?
-        var appliedVideoKbps: Int?
+        /// The share of the bandwidth estimate this stream's encoder should follow
+        /// (`BitrateAllocation`), and the rate the encoder was last given (bit/s).
+        var allocation: BitrateAllocation?
+        var appliedBitrate: Int?
         /// Audio: the newest frame dropped because the transport was not yet connected, sent
         /// the moment it connects (see `transportConnected`).
         var heldAudio: [RTPPayloadUnit]?
@@ -79,6 +79,11 @@ public final class RTPSender: Sendable {
                     encoder = try OpusAudioEncoder(configuration: configuration)
                     state.audioEncoder = encoder
                 }
+                let target = state.allocation?.audioBitsPerSecond ?? audioBitrate
+                if Self.differsEnough(target, state.appliedBitrate ?? audioBitrate) {
+                    try encoder.setBitrate(target)
+                    state.appliedBitrate = target
+                }
                 return try encoder.encode(pcm)
             }
         } catch {
@@ -111,13 +116,11 @@ public final class RTPSender: Sendable {
                     state.videoEncoder = encoder
                     state.videoEncoderSize = (frame.width, frame.height)
                 }
-                // Follow the bandwidth estimate (never above the configured rate), on changes of
-                // 5 % or more so the encoder is not reconfigured every frame.
-                let target = state.videoTargetKbps ?? videoBitrateKbps
-                let applied = state.appliedVideoKbps ?? videoBitrateKbps
-                if abs(target - applied) * 20 >= applied {
+                // Follow the bandwidth estimate (never above the configured rate).
+                let target = state.allocation?.videoKbps ?? videoBitrateKbps
+                if Self.differsEnough(target * 1000, state.appliedBitrate ?? videoBitrateKbps * 1000) {
                     try encoder.setBitrate(kbps: target)
-                    state.appliedVideoKbps = target
+                    state.appliedBitrate = target * 1000
                 }
                 let force = state.keyframeRequested
                 state.keyframeRequested = false
@@ -161,11 +164,8 @@ public final class RTPSender: Sendable {
                 guard let at = state.heldAt, ContinuousClock.now - at <= Self.heldAudioLifetime else { return nil }
                 return state.heldAudio
             }) else { return false }
-            guard core.dtlsState == .connected, core.media.send(held, ssrc: ssrc, now: now) else {
-                core.media.discardQueued()
-                return false
-            }
-            core.flushMedia()
+            guard core.dtlsState == .connected, core.media.send(held, ssrc: ssrc, now: now) else { return false }
+            core.flushMedia(now: now)
             return true
         }
         if sent {
@@ -192,22 +192,19 @@ public final class RTPSender: Sendable {
             if kind == .audio { hold(units) }
             return countDropped()
         }
-        let (sent, estimate) = driver.perform { core, now -> (Bool, Double?) in
-            let estimate = kind == .video ? core.media.bandwidth.targetRate : nil
+        let (sent, estimate) = driver.perform { core, now -> (Bool, Double) in
+            let estimate = core.media.bandwidth.targetRate
             guard core.dtlsState == .connected, core.media.send(units, ssrc: ssrc, now: now) else {
-                core.media.discardQueued()
                 if kind == .audio, core.dtlsState == .new || core.dtlsState == .connecting { hold(units) }
                 return (false, estimate)
             }
             if kind == .audio { state.withLock { $0.heldAudio = nil } }  // a fresh frame supersedes a held one
-            core.flushMedia()
+            core.flushMedia(now: now)
             return (true, estimate)
         }
-        // The estimate covers the whole transport: video leaves audio its rate and ~10 % for
-        // headers, RTCP and retransmissions; at least 50 kbit/s, at most what was configured.
-        let videoTarget = estimate.map { min(videoBitrateKbps, max(50, Int((($0 * 0.9 - Double(audioBitrate)) / 1000).rounded()))) }
+        let allocation = BitrateAllocation(target: estimate, audioBitrate: audioBitrate, videoBitrateKbps: videoBitrateKbps)
         state.withLock { state in
-            if let videoTarget { state.videoTargetKbps = videoTarget }
+            state.allocation = allocation
             if sent {
                 state.framesSent += 1
             } else {
@@ -217,6 +214,20 @@ public final class RTPSender: Sendable {
                 state.keyframeRequested = true
             }
         }
+    }
+
+    /// The rate the encoder was last given (W3C `outbound-rtp.targetBitrate`), bit/s.
+    /// Nil while Tern's encoder is not in use (frames the application encodes itself).
+    var targetBitrate: Int? {
+        state.withLock { state in
+            guard state.audioEncoder != nil || state.videoEncoder != nil else { return nil }
+            return state.appliedBitrate ?? (kind == .audio ? audioBitrate : videoBitrateKbps * 1000)
+        }
+    }
+
+    /// Encoders are reconfigured on changes of 5 % or more, not every frame.
+    private static func differsEnough(_ target: Int, _ applied: Int) -> Bool {
+        abs(target - applied) * 20 >= applied
     }
 
     private func countDropped() {

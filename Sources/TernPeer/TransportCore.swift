@@ -109,7 +109,7 @@ final class TransportCore {
             parameters.tap?(TappedPacket(direction: .inbound, kind: .rtcp, bytes: packet))
             media.receiveRTCP(packet, now: now, into: &output)
             forgetRefusedStreams(in: inbound)
-            flushMedia()
+            flushMedia(now: now)
         default:
             droppedDatagrams += 1
         }
@@ -128,7 +128,7 @@ final class TransportCore {
             pumpSCTP(now: now)
         }
         media.handleTimeout(now: now, into: &output)
-        flushMedia()
+        flushMedia(now: now)
     }
 
     /// Sends close_notify and stops everything; the association cannot be reused.
@@ -275,14 +275,14 @@ final class TransportCore {
     // MARK: - Media output
 
     /// Protects what the media engine queued and moves it to the datagram output.
-    func flushMedia() {
+    func flushMedia(now: Instant) {
         installPendingSRTP()
         guard let outbound = srtpOutbound else {
             media.discardQueued()
             return
         }
         let tap = parameters.tap
-        for var packet in media.takeQueuedRTP() {
+        for var packet in media.takeQueuedRTP(now: now) {
             tap?(TappedPacket(direction: .outbound, kind: .rtp, bytes: packet))
             if outbound.protectRTP(&packet) == .ok { output.datagrams.append(packet) }
         }

@@ -35,7 +35,17 @@ import TernRTP
         }
         let accepted = sender.send(units, ssrc: Self.primary, now: .zero)
         #expect(accepted)
-        return sender.takeQueuedRTP()
+        return Self.drainPaced(&sender, from: .zero)
+    }
+
+    /// Everything the pacer holds, taken as it lets it go (virtual time moves to each deadline).
+    static func drainPaced(_ engine: inout MediaEngine, from start: Instant) -> [[UInt8]] {
+        var now = start, out: [[UInt8]] = []
+        while true {
+            out += engine.takeQueuedRTP(now: now)
+            guard engine.pacer.queuedPackets > 0, let next = engine.pacer.nextTimeout else { return out }
+            now = max(now, next)
+        }
     }
 
     private func nack(_ lost: UInt16) -> [UInt8] {
@@ -62,7 +72,7 @@ import TernRTP
         let lost = try RTPPacket(parsing: sent[1])
 
         sender.receiveRTCP(nack(lost.sequenceNumber), now: Self.at(30), into: &output)
-        let resent = sender.takeQueuedRTP()
+        let resent = Self.drainPaced(&sender, from: Self.at(30))
         try #require(resent.count == 1)
         let rtxPacket = try RTPPacket(parsing: resent[0])
         #expect(rtxPacket.ssrc == Self.rtx && rtxPacket.payloadType == 97)
@@ -114,7 +124,7 @@ import TernRTP
         var output = TransportCore.Output()
         let lost = try RTPPacket(parsing: sent[1])
         sender.receiveRTCP(nack(lost.sequenceNumber), now: Self.at(30), into: &output)
-        let resent = sender.takeQueuedRTP()
+        let resent = Self.drainPaced(&sender, from: Self.at(30))
         #expect(resent == [sent[1]])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TernCore
+import TernMedia
 import TernRTP
 @testable import TernPeer
 
@@ -82,5 +83,59 @@ import TernRTP
         }
         engine.handleTimeout(now: Self.at(500), into: &output)
         #expect(try feedback(in: engine.takeQueuedRTCP()).isEmpty)
+    }
+
+    @Test("paced packets are numbered as they leave: numbers follow the send order (audio overtakes queued video) and the send history holds when each left")
+    func pacedPacketsAreNumberedAsTheyLeave() throws {
+        let audio: UInt32 = 0x1234, video: UInt32 = 0x5678
+        var sender = MediaEngine(localRTCPSSRC: 0x7777, cname: "test",
+                                 ntpMapping: NTPClockMapping(instant: .zero, ntp: NTPTimestamp(wallClock: Date())),
+                                 now: .zero, seed: 3)
+        sender.configure(senders: [
+            SendStreamConfiguration(mid: "0", kind: .audio, ssrc: audio, payloadType: 111, codecName: "opus", clockRate: 48_000,
+                                    midExtensionID: nil, nackEnabled: false, transportCCExtensionID: Self.extensionID),
+            SendStreamConfiguration(mid: "1", kind: .video, ssrc: video, payloadType: 96, codecName: "VP8", clockRate: 90_000,
+                                    midExtensionID: nil, nackEnabled: false, transportCCExtensionID: Self.extensionID),
+        ], receivers: [])
+        // A 20-packet video frame, then an audio packet queued behind it.
+        let frame = (0..<20).map { RTPPayloadUnit(payload: Array(repeating: 0x10, count: 1_100), marker: $0 == 19, timestamp: 0) }
+        let frameAccepted = sender.send(frame, ssrc: video, now: .zero)
+        #expect(frameAccepted)
+        var now = Instant.zero
+        var left: [(at: Instant, packet: RTPPacket, bytes: [UInt8])] = []
+        for bytes in sender.takeQueuedRTP(now: now) { left.append((now, try RTPPacket(parsing: bytes), bytes)) }
+        let audioAccepted = sender.send([RTPPayloadUnit(payload: [0xf8, 0xff, 0xfe], marker: true, timestamp: 960)], ssrc: audio, now: now)
+        #expect(audioAccepted)
+        while sender.pacer.queuedPackets > 0, let next = sender.pacer.nextTimeout {
+            now = max(now, next)
+            for bytes in sender.takeQueuedRTP(now: now) { left.append((now, try RTPPacket(parsing: bytes), bytes)) }
+        }
+        try #require(left.count == 21)
+        let numbers = left.map { entry -> UInt16? in
+            entry.packet.headerExtension?.value(forID: Self.extensionID).map { UInt16($0[$0.startIndex]) << 8 | UInt16($0[$0.startIndex + 1]) }
+        }
+        #expect(numbers == (0..<21).map { UInt16($0) }, "numbered in the order they left")
+        #expect(left.firstIndex { $0.packet.ssrc == audio } == 1, "the audio packet overtook the video waiting in the pacer")
+        #expect(left[20].at > .zero + .milliseconds(100), "the frame was spread over time, not sent at once")
+
+        // The peer's feedback maps each number back to the time the packet left.
+        var receiver = MediaEngine(localRTCPSSRC: 0x8888, cname: "peer",
+                                   ntpMapping: NTPClockMapping(instant: .zero, ntp: NTPTimestamp(wallClock: Date())),
+                                   now: .zero, seed: 4)
+        receiver.configure(senders: [], receivers: [
+            ReceiveStreamConfiguration(mid: "0", kind: .audio, announcedSSRCs: [audio], payloadTypes: [111: ("opus", 48_000)],
+                                       midExtensionID: nil, nackEnabled: false, transportCCExtensionID: Self.extensionID),
+            ReceiveStreamConfiguration(mid: "1", kind: .video, announcedSSRCs: [video], payloadTypes: [96: ("VP8", 90_000)],
+                                       midExtensionID: nil, nackEnabled: false, transportCCExtensionID: Self.extensionID),
+        ])
+        var output = TransportCore.Output()
+        for entry in left { receiver.receiveRTP(entry.bytes, now: entry.at + .milliseconds(10), into: &output) }
+        receiver.handleTimeout(now: now + .seconds(1), into: &output)
+        let rtcp = receiver.takeQueuedRTCP()
+        let report = try #require(try feedback(in: rtcp).first)
+        var history = sender.bandwidth.history
+        let fates = history.feedback(for: report)
+        #expect(fates.count == 21)
+        #expect(fates.map(\.sendTime) == left.map(\.at), "send times are when each packet left the pacer")
     }
 }

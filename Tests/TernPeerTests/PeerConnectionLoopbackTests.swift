@@ -137,5 +137,12 @@ struct PeerConnectionLoopbackTests {
         let stats = pair.callee.getStats()
         #expect(stats.inboundRTP.count == 2)
         #expect(stats.inboundRTP.allSatisfy { $0.counters.packetsReceived > 0 })
+        // The sender reports its bandwidth estimate and what its encoders are set to (a path
+        // with room: the configured rates).
+        let sent = pair.caller.getStats()
+        #expect((sent.candidatePair?.availableOutgoingBitrate ?? 0) > 0)
+        #expect(sent.outboundRTP.first { $0.kind == "audio" }?.targetBitrate == 32_000)
+        #expect(sent.outboundRTP.first { $0.kind == "video" }?.targetBitrate == 800_000)
+        #expect(sent.transport.rtpPacketsDroppedByPacer == 0)
     }
 }

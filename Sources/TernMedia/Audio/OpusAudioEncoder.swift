@@ -65,6 +65,14 @@ public final class OpusAudioEncoder: Sendable {
         }
     }
 
+    /// Changes the target bitrate for the next frames (libopus `OPUS_SET_BITRATE`); no new
+    /// state, no glitch.
+    public func setBitrate(_ bitsPerSecond: Int) throws(OpusError) {
+        try state.withLock { state throws(OpusError) in
+            try Self.check("bitrate", tern_opus_set_bitrate(state.encoder, Int32(clamping: bitsPerSecond)))
+        }
+    }
+
     private static func check(_ setting: String, _ code: Int32) throws(OpusError) {
         guard code == OPUS_OK else {
             throw .configurationRejected(setting: setting, code: code, message: OpusError.message(code))

@@ -34,9 +34,12 @@ public struct OutboundRTPEntry: Sendable, Encodable {
     public var rtxSsrc: UInt32?
     /// Not W3C: NACKed packets not resent because the retransmission budget was spent.
     public var nackRequestsRateLimited: UInt64
+    /// The rate the encoder is set to, bit/s (its share of the bandwidth estimate; absent for
+    /// frames the application encodes itself).
+    public var targetBitrate: Double?
 
     private enum Keys: String, CodingKey {
-        case id, kind, mid, transportId, codecId, mediaSourceId, remoteId, rtxSsrc, nackRequestsRateLimited
+        case id, kind, mid, transportId, codecId, mediaSourceId, remoteId, rtxSsrc, nackRequestsRateLimited, targetBitrate
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -51,6 +54,7 @@ public struct OutboundRTPEntry: Sendable, Encodable {
         try c.encode(remoteId, forKey: .remoteId)
         try c.encodeIfPresent(rtxSsrc, forKey: .rtxSsrc)
         try c.encode(nackRequestsRateLimited, forKey: .nackRequestsRateLimited)
+        try c.encodeIfPresent(targetBitrate, forKey: .targetBitrate)
     }
 }
 

@@ -34,6 +34,8 @@ public struct TransportStats: Sendable, Encodable {
     public var rtpStreamsRefused: Int?
     /// Not W3C: RTCP senders refused past the limit.
     public var rtcpSendersRefused: Int?
+    /// Not W3C: RTP packets the pacer refused because its queue was full.
+    public var rtpPacketsDroppedByPacer: Int?
 }
 
 /// W3C `RTCIceCandidatePairStats` of the selected pair.
@@ -50,6 +52,9 @@ public struct CandidatePairStats: Sendable, Encodable {
     public var currentRoundTripTime: Double?
     public var requestsSent: UInt64
     public var responsesReceived: UInt64
+    /// The bandwidth estimate for everything the connection sends over RTP, bit/s (present
+    /// while it sends media; Docs/CONGESTION.md).
+    public var availableOutgoingBitrate: Double?
 }
 
 /// W3C `RTCIceCandidateStats` (`local-candidate` or `remote-candidate`).

@@ -59,6 +59,14 @@ public struct RTPPacket: Sendable, Equatable {
 
     /// Total size on the wire.
     public var wireSize: Int { headerSize + payload.count + padding.count }
+
+    /// Where the value of header extension element `id` starts in the bytes `write(to:)`
+    /// produces, so a sender can fill it in as the packet leaves (a transport-wide sequence
+    /// number is given at that moment, not when the packet was built).
+    public func serializedOffset(ofExtensionElement id: UInt8) -> Int? {
+        guard let headerExtension, let value = headerExtension.value(forID: id) else { return nil }
+        return 12 + 4 * csrcs.count + 4 + (value.startIndex - headerExtension.data.startIndex)
+    }
 }
 
 extension RTPPacket {

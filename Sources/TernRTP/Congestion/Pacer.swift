@@ -1,0 +1,157 @@
+public import TernCore
+
+/// Spreads what the media engine sends over time at a multiple of the bandwidth estimate, so a
+/// keyframe or a burst of retransmissions does not arrive at the bottleneck all at once and
+/// fill its queue (libwebrtc's paced sender; draft-ietf-rmcat-gcc-02 §2 assumes one). Packets
+/// wait in three queues and leave audio first, then retransmissions, then new video, each queue
+/// in order. Sans-I/O: packets and time in, packets out; `nextTimeout` says when the next may go.
+///
+/// The budget is a byte count that grows at the pacing rate and shrinks by each packet sent: a
+/// packet leaves while it is not negative, so the sender runs at most one packet ahead of the
+/// rate. Nothing is saved while the queues are empty; while packets wait, a late poll may catch
+/// up on at most `maximumBurst` of sending.
+///
+/// Bounded: at most `maximumQueuedPackets` wait (beyond that a new packet is dropped and
+/// counted); when what waits would not have left `maximumQueueTime` after the oldest of it was
+/// queued, the rate rises so that it does (libwebrtc's queue time limit: a stale queue is worse
+/// than a burst).
+public struct Pacer<Packet: Sendable>: Sendable {
+    /// Which queue a packet waits in; lower raw values leave first.
+    public enum Priority: Int, Sendable, CaseIterable {
+        /// Late audio is useless and audio is small: it goes first.
+        case audio
+        /// Repairs a frame the receiver is waiting for, so before new video.
+        case retransmission
+        case video
+    }
+
+    public struct Configuration: Sendable, Equatable {
+        /// The pacing rate as a multiple of the target rate (libwebrtc's pacing factor): room
+        /// for an encoder's overshoot and a keyframe without building a queue here.
+        public var pacingFactor: Double = 2.5
+        /// The most sending time the budget saves while nothing waits.
+        public var maximumBurst: Duration = .milliseconds(5)
+        public var maximumQueuedPackets = 2_048
+        public var maximumQueueTime: Duration = .seconds(2)
+
+        public init(pacingFactor: Double = 2.5, maximumBurst: Duration = .milliseconds(5),
+                    maximumQueuedPackets: Int = 2_048, maximumQueueTime: Duration = .seconds(2)) {
+            self.pacingFactor = pacingFactor
+            self.maximumBurst = maximumBurst
+            self.maximumQueuedPackets = maximumQueuedPackets
+            self.maximumQueueTime = maximumQueueTime
+        }
+    }
+
+    private struct Queued: Sendable {
+        var packet: Packet
+        var size: Int
+        var queuedAt: Instant
+    }
+
+    public let configuration: Configuration
+    /// One FIFO per priority; `heads[i]` is the index of queue i's first packet.
+    private var queues: [[Queued]] = Array(repeating: [], count: Priority.allCases.count)
+    private var heads: [Int] = Array(repeating: 0, count: Priority.allCases.count)
+    /// Bits per second packets leave at while nothing is late.
+    public private(set) var pacingRate: Double
+    /// Bytes that may leave now; negative while the last packet is still being "paid for".
+    private var budget: Double = 0
+    private var lastUpdate: Instant?
+    /// True when the queues were empty at `lastUpdate`: no credit builds up until the next poll.
+    private var idle = true
+    /// Bytes waiting.
+    public private(set) var queuedBytes = 0
+    /// Packets dropped because `maximumQueuedPackets` were already waiting.
+    public private(set) var droppedPackets = 0
+
+    /// A pacer for `targetRate` bits per second.
+    public init(targetRate: Double, configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        pacingRate = max(1, targetRate * configuration.pacingFactor)
+    }
+
+    /// Packets waiting.
+    public var queuedPackets: Int { zip(queues, heads).reduce(0) { $0 + $1.0.count - $1.1 } }
+
+    /// Follows a new target rate, bits per second.
+    public mutating func setTargetRate(_ rate: Double) {
+        pacingRate = max(1, rate * configuration.pacingFactor)
+    }
+
+    /// Queues a packet of `size` bytes on the wire; false (and counted) when the queue is full.
+    @discardableResult
+    public mutating func enqueue(_ packet: Packet, size: Int, priority: Priority, now: Instant) -> Bool {
+        guard queuedPackets < configuration.maximumQueuedPackets else {
+            droppedPackets &+= 1
+            return false
+        }
+        queues[priority.rawValue].append(Queued(packet: packet, size: max(0, size), queuedAt: now))
+        queuedBytes += max(0, size)
+        return true
+    }
+
+    /// The packets that may leave at `now`, in the order to send them.
+    public mutating func poll(now: Instant) -> [Packet] {
+        refill(now: now)
+        var out: [Packet] = []
+        while budget >= 0, let queue = firstNonEmptyQueue {
+            let next = queues[queue][heads[queue]]
+            heads[queue] += 1
+            queuedBytes -= next.size
+            budget -= Double(next.size)
+            out.append(next.packet)
+            compact(queue)
+        }
+        idle = firstNonEmptyQueue == nil
+        return out
+    }
+
+    /// When the next waiting packet may leave (nil when nothing waits).
+    public var nextTimeout: Instant? {
+        guard firstNonEmptyQueue != nil, let lastUpdate else { return firstNonEmptyQueue == nil ? nil : .zero }
+        guard budget < 0 else { return lastUpdate }
+        return lastUpdate + .nanoseconds(Int64((-budget * 8 / effectiveRate(now: lastUpdate) * 1e9).rounded(.up)))
+    }
+
+    /// Forgets everything waiting (the transport cannot send: no keys yet).
+    public mutating func discardQueued() {
+        queues = Array(repeating: [], count: Priority.allCases.count)
+        heads = Array(repeating: 0, count: Priority.allCases.count)
+        queuedBytes = 0
+        idle = true
+    }
+
+    /// The pacing rate, raised when what waits would otherwise leave later than
+    /// `maximumQueueTime` after the oldest of it was queued.
+    private func effectiveRate(now: Instant) -> Double {
+        guard let oldest = queues.indices.compactMap({ heads[$0] < queues[$0].count ? queues[$0][heads[$0]].queuedAt : nil }).min()
+        else { return pacingRate }
+        let remaining = max((configuration.maximumQueueTime - (now - oldest)).seconds, 0.01)
+        return max(pacingRate, Double(queuedBytes) * 8 / remaining)
+    }
+
+    private var firstNonEmptyQueue: Int? {
+        queues.indices.first { heads[$0] < queues[$0].count }
+    }
+
+    private mutating func refill(now: Instant) {
+        defer { lastUpdate = now }
+        guard let lastUpdate, now > lastUpdate else { return }
+        let rate = effectiveRate(now: now)
+        let cap = idle ? 0 : rate / 8 * configuration.maximumBurst.seconds
+        budget = min(cap, budget + rate / 8 * (now - lastUpdate).seconds)
+    }
+
+    /// Drops sent entries from the front once they are half the array, so a queue does not grow
+    /// without bound while it never empties.
+    private mutating func compact(_ queue: Int) {
+        if heads[queue] == queues[queue].count {
+            queues[queue].removeAll(keepingCapacity: true)
+            heads[queue] = 0
+        } else if heads[queue] > 64, heads[queue] * 2 > queues[queue].count {
+            queues[queue].removeFirst(heads[queue])
+            heads[queue] = 0
+        }
+    }
+}
