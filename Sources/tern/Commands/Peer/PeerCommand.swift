@@ -55,6 +55,9 @@ struct PeerCommand: AsyncParsableCommand {
     @Flag(help: "Send test-pattern video (and expect frames back).")
     var video = false
 
+    @Option(help: ArgumentHelp("The test pattern's size, WxH (even, up to 1920x1080; default 320x240). A larger picture asks VP8 for more bits: 640x480 wants more than 800 kbit/s.", valueName: "WxH"))
+    var videoSize: String?
+
     @Flag(help: "Use data channels (the caller opens 'tern-data').")
     var data = false
 
@@ -143,6 +146,7 @@ struct PeerCommand: AsyncParsableCommand {
             }
         }
         _ = try parsedEchoSizes()
+        _ = try parsedVideoSize()
         if let reject {
             guard answer else { throw ValidationError("--reject is for the answerer (--answer)") }
             guard RejectReason(rawValue: reject) != nil, reject != "unavailable" else { throw ValidationError("--reject must be declined or busy") }
@@ -204,6 +208,14 @@ struct PeerCommand: AsyncParsableCommand {
         return .object(fields)
     }
 
+    func parsedVideoSize() throws -> MediaPump.VideoSize {
+        guard let videoSize else { return .default }
+        guard let size = MediaPump.VideoSize(parsing: videoSize) else {
+            throw ValidationError("--video-size must be WxH with even numbers, 16-1920 wide and 16-1080 high (e.g. 640x480)")
+        }
+        return size
+    }
+
     func run() async throws {
         var peerConfiguration = PeerConfiguration()
         peerConfiguration.iceServers = try ice.servers()
@@ -239,7 +251,8 @@ struct PeerCommand: AsyncParsableCommand {
                            requestVideoAfter: requestVideoAfter.map { .milliseconds(Int($0 * 1000)) },
                            restartIceAfter: restartIceAfter.map { .milliseconds(Int($0 * 1000)) },
                            expectedToneHz: expectTone,
-                           signalTLS: SignalingClientTLS(trustedRootPaths: signalCA.map { [$0] } ?? [])),
+                           signalTLS: SignalingClientTLS(trustedRootPaths: signalCA.map { [$0] } ?? []),
+                           videoSize: try parsedVideoSize()),
             timeline: timeline)
         let summary = await session.run()
         trace.finish(capture: capture, timeline: timeline) {

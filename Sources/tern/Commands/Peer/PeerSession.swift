@@ -52,6 +52,8 @@ struct PeerSession {
         var expectedToneHz: Double? = nil
         /// How a wss:// signaling server is verified (`--signal-ca`).
         var signalTLS = SignalingClientTLS.system
+        /// The test pattern's size (`--video-size`).
+        var videoSize = MediaPump.VideoSize.default
     }
 
     let options: Options
@@ -278,7 +280,7 @@ struct PeerSession {
 
     /// Media, stats lines and the echo run while the call is up; returns the figures read while up.
     private mutating func runCall(_ participant: CallParticipant, channels: PeerDataChannels, echoRun: EchoRun?) async -> CallSummary {
-        let pump = await MediaPump.start(for: participant)
+        let pump = await MediaPump.start(for: participant, videoSize: options.videoSize)
         defer { pump.cancel() }
         let statsTask = StatsLine.everySecond(receiver: participant, sender: participant, timeline: timeline, into: samples,
                                               length: options.duration)
