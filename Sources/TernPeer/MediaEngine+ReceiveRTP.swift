@@ -135,7 +135,7 @@ extension MediaEngine {
         let info = RemoteStreamInfo(mid: configuration.mid, kind: configuration.kind, ssrc: packet.ssrc,
                                     codecName: codec.name, clockRate: codec.clockRate)
         return MediaReceiver(info: info, payloadType: packet.payloadType, localSSRC: localRTCPSSRC,
-                             nackEnabled: configuration.nackEnabled)
+                             nackEnabled: configuration.nackEnabled, firEnabled: configuration.firEnabled)
     }
 
     func deliver(_ assembled: FrameAssembler.Output, receiver: inout MediaReceiver,
@@ -166,6 +166,7 @@ extension MediaEngine {
                 continue
             }
             receiver.awaitingKeyframe = false
+            if encoded.isKeyframe { receiver.requestsSinceKeyframe = 0 }
             receiver.framesAssembled += 1
             output.events.append(.videoFrame(ssrc: receiver.info.ssrc, encoded))
         }

@@ -145,9 +145,20 @@ struct MediaEngine {
                receiver.lastPLI.map({ now - $0 >= MediaReceiver.pliInterval }) ?? true {
                 receiver.keyframeRequestPending = false
                 receiver.lastPLI = now
-                receiver.pliSent += 1
-                let pli = PictureLossIndication(senderSSRC: localRTCPSSRC, mediaSSRC: ssrc)
-                queuedRTCP.append(RTCPPacket.pictureLossIndication(pli).bytes)
+                if receiver.firEnabled, receiver.requestsSinceKeyframe > 0 {
+                    // A PLI went unanswered: ask with the command the sender must act on
+                    // (RFC 5104 §4.3.1: FIR is a command, PLI a hint).
+                    receiver.firSequenceNumber &+= 1
+                    receiver.firSent += 1
+                    let fir = FullIntraRequest(senderSSRC: localRTCPSSRC, entries: [
+                        FullIntraRequest.Entry(ssrc: ssrc, sequenceNumber: receiver.firSequenceNumber)])
+                    queuedRTCP.append(RTCPPacket.fullIntraRequest(fir).bytes)
+                } else {
+                    receiver.pliSent += 1
+                    let pli = PictureLossIndication(senderSSRC: localRTCPSSRC, mediaSSRC: ssrc)
+                    queuedRTCP.append(RTCPPacket.pictureLossIndication(pli).bytes)
+                }
+                receiver.requestsSinceKeyframe += 1
             }
             receivers[ssrc] = receiver
         }

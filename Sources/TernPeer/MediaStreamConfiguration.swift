@@ -43,6 +43,8 @@ package struct ReceiveStreamConfiguration: Sendable, Equatable {
     /// The negotiated id of the transport-wide sequence number extension, when used: arrivals are
     /// then reported back in transport-cc feedback (draft-holmer-rmcat-transport-wide-cc-extensions-01).
     package var transportCCExtensionID: UInt8? = nil
+    /// Whether the remote sender takes Full Intra Requests (`a=rtcp-fb … ccm fir`, RFC 5104 §7.1).
+    package var firEnabled = false
 
     package static func == (lhs: ReceiveStreamConfiguration, rhs: ReceiveStreamConfiguration) -> Bool {
         lhs.mid == rhs.mid && lhs.kind == rhs.kind && lhs.announcedSSRCs == rhs.announcedSSRCs

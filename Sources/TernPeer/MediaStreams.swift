@@ -68,7 +68,16 @@ struct MediaReceiver {
     var retransmittedBytesReceived: UInt64 = 0
     var keyframeRequestPending = false
     var pliSent: UInt64 = 0
+    /// When the last PLI or FIR went out.
     var lastPLI: Instant?
+    /// The sender takes FIR (`ccm fir` negotiated).
+    let firEnabled: Bool
+    var firSent: UInt64 = 0
+    /// FIR command sequence number, one more for each new request (RFC 5104 §4.3.1.1).
+    var firSequenceNumber: UInt8 = 0
+    /// Keyframe requests (PLI or FIR) sent since the last keyframe arrived: after a PLI that
+    /// brought none, the next request is a FIR where the sender takes it.
+    var requestsSinceKeyframe = 0
     /// After a lost frame, delta frames would decode against a missing reference and show
     /// corrupted pictures: they are dropped until the next keyframe (which a PLI asks for).
     /// A stream also starts here, so a receiver that joins mid-GOP waits for a keyframe.
@@ -78,12 +87,18 @@ struct MediaReceiver {
     /// Minimum spacing of PLIs for one stream (RFC 4585 §3.5 leaves it to the receiver).
     static let pliInterval: Duration = .milliseconds(200)
 
-    init(info: RemoteStreamInfo, payloadType: UInt8, localSSRC: UInt32, nackEnabled: Bool) {
+    init(info: RemoteStreamInfo, payloadType: UInt8, localSSRC: UInt32, nackEnabled: Bool, firEnabled: Bool = false) {
         self.info = info
+        self.firEnabled = firEnabled
         self.payloadType = payloadType
         self.statistics = ReceiveStatistics(ssrc: info.ssrc, clockRate: UInt32(info.clockRate))
         if info.kind == .video {
-            if nackEnabled { nack = NACKGenerator(senderSSRC: localSSRC, mediaSSRC: info.ssrc) }
+            // Up to 40 ms of learnt reordering before a first request: a reordering link is not
+            // answered with retransmissions of packets that were only late (NACKGenerator).
+            if nackEnabled {
+                nack = NACKGenerator(senderSSRC: localSSRC, mediaSSRC: info.ssrc,
+                                     configuration: .init(maximumReorderingDelay: .milliseconds(40)))
+            }
             assembler = FrameAssembler(isFrameStart: MediaReceiver.isVP8FrameStart)
         } else {
             audioBuffer = AudioReorderBuffer()

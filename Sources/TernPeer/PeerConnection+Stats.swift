@@ -122,6 +122,7 @@ extension PeerConnection {
             report.inboundRTP.append(InboundRTPEntry(
                 id: "IT-\(counters.ssrc)", counters: counters, kind: kind.rawValue, mid: receiver.info.mid,
                 codecId: "CI-\(receiver.payloadType)", nackCount: receiver.nack?.nackPacketsSent ?? 0, pliCount: receiver.pliSent,
+                firCount: isVideo ? receiver.firSent : nil,
                 framesReceived: track?.framesReceived, framesDecoded: track?.framesDecoded,
                 frameWidth: track?.frameSize?.width, frameHeight: track?.frameSize?.height,
                 framesDropped: isVideo ? receiver.framesDropped : nil,

@@ -175,3 +175,66 @@ import TernRTP
         #expect(engine.takeSSRCsToForget().isEmpty)
     }
 }
+
+/// Keyframe requests (RFC 4585 PLI, RFC 5104 FIR): a PLI first; a FIR where the sender
+/// negotiated `ccm fir` and the PLI brought no keyframe.
+@Suite struct MediaEngineKeyframeRequestTests {
+    static let ssrc: UInt32 = 0x3333_0001
+
+    private func receiver(fir: Bool) -> MediaEngine {
+        var engine = MediaEngine(localRTCPSSRC: 0x4444, cname: "test",
+                                 ntpMapping: NTPClockMapping(instant: .zero, ntp: NTPTimestamp(wallClock: Date())), now: .zero, seed: 5)
+        engine.configure(senders: [], receivers: [ReceiveStreamConfiguration(
+            mid: "0", kind: .video, announcedSSRCs: [Self.ssrc], payloadTypes: [96: ("VP8", 90_000)], midExtensionID: nil,
+            nackEnabled: true, firEnabled: fir)])
+        return engine
+    }
+
+    /// One single-packet VP8 frame (RFC 7741: S=1; P=0 marks a keyframe).
+    private func frame(_ sequence: UInt16, keyframe: Bool) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let payload: [UInt8] = keyframe ? [0x10, 0x00, 0x9d, 0x01, 0x2a, 0x01] : [0x10, 0x01, 0x00, 0x00, 0x00, 0x01]
+        RTPPacket(marker: true, payloadType: 96, sequenceNumber: sequence, timestamp: UInt32(sequence) * 3000, ssrc: Self.ssrc,
+                  payload: payload[...]).write(to: &bytes)
+        return bytes
+    }
+
+    /// The keyframe requests in what the engine queued: "PLI" or "FIR#n".
+    private func requests(_ engine: inout MediaEngine) throws -> [String] {
+        try engine.takeQueuedRTCP().flatMap { try RTCPPacket.parseCompound($0) }.compactMap { packet in
+            switch packet {
+            case .pictureLossIndication: "PLI"
+            case let .fullIntraRequest(fir): "FIR#\(fir.entries.first?.sequenceNumber ?? 0)"
+            default: nil
+            }
+        }
+    }
+
+    private static func at(_ ms: Int64) -> Instant { .zero + .milliseconds(ms) }
+
+    @Test("a delta frame with no keyframe: PLI; still none 200 ms later: FIR (sequence numbers counting); a keyframe resets to PLI",
+          arguments: [true, false])
+    func firAfterAnUnansweredPLI(firNegotiated: Bool) throws {
+        var engine = receiver(fir: firNegotiated)
+        var output = TransportCore.Output()
+        var sequence: UInt16 = 100
+        var sent: [String] = []
+        // Delta frames only, 33 ms apart, for 500 ms: the decoder needs a keyframe.
+        for tick in 0..<15 {
+            engine.receiveRTP(frame(sequence, keyframe: false), now: Self.at(Int64(tick) * 33), into: &output)
+            sequence &+= 1
+            engine.handleTimeout(now: Self.at(Int64(tick) * 33), into: &output)
+            sent += try requests(&engine)
+        }
+        #expect(sent.count == 3, "one request per 200 ms: \(sent)")
+        #expect(sent == (firNegotiated ? ["PLI", "FIR#1", "FIR#2"] : ["PLI", "PLI", "PLI"]))
+        // The keyframe arrives; a later loss asks with a PLI again.
+        engine.receiveRTP(frame(sequence, keyframe: true), now: Self.at(600), into: &output)
+        sequence &+= 1
+        engine.requestKeyframe(remoteSSRC: Self.ssrc)
+        engine.handleTimeout(now: Self.at(800), into: &output)
+        #expect(try requests(&engine) == ["PLI"])
+        let stream = try #require(engine.receivers[Self.ssrc])
+        #expect(stream.firSent == (firNegotiated ? 2 : 0) && stream.pliSent == (firNegotiated ? 2 : 4))
+    }
+}

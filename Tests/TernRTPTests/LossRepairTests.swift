@@ -25,6 +25,48 @@ struct LossRepairTests {
         #expect(gen.recovered == 1)
     }
 
+    /// Drives a generator over a 50 packet/s stream (one every 20 ms) in virtual time; every
+    /// `reorderEvery`-th packet is `late` ms late (arrives after its successor), every
+    /// `loseEvery`-th never arrives. Returns the sequence numbers requested and the generator.
+    private func run(packets: Int, reorderEvery: Int?, late: Int64, loseEvery: Int?) -> (requested: [UInt16], NACKGenerator) {
+        var gen = NACKGenerator(senderSSRC: 1, mediaSSRC: 2, configuration: .init(maximumReorderingDelay: .milliseconds(40)))
+        var arrivals: [(at: Int64, seq: UInt16)] = []
+        for index in 0..<packets {
+            if let loseEvery, index > 0, index % loseEvery == 0 { continue }
+            let late = reorderEvery.map { index > 0 && index % $0 == 0 } == true ? late : 0
+            arrivals.append((Int64(index) * 20 + late, UInt16(index)))
+        }
+        arrivals.sort { $0.at < $1.at }
+        var requested: [UInt16] = []
+        var next = 0
+        for t in stride(from: Int64(0), through: Int64(packets) * 20 + 200, by: 1) {
+            while next < arrivals.count, arrivals[next].at <= t {
+                gen.received(sequenceNumber: arrivals[next].seq, at: ms(t))
+                next += 1
+            }
+            if let nack = gen.poll(now: ms(t), rtt: .milliseconds(60)) { requested += nack.lostSequenceNumbers }
+        }
+        return (requested, gen)
+    }
+
+    @Test("on a link that reorders, the allowance learns the lateness: after the first few, late packets are not requested")
+    func reorderingAllowanceLearnsTheLink() {
+        // Every 5th packet 25 ms late: it arrives 5 ms after its successor opened the gap.
+        let (requested, gen) = run(packets: 500, reorderEvery: 5, late: 25, loseEvery: nil)
+        #expect(gen.reorderingAllowance > .milliseconds(5) && gen.reorderingAllowance <= .milliseconds(40))
+        #expect(requested.count <= 3, "only the first late packets were requested: \(requested)")
+        #expect(gen.spuriousRequests == UInt64(requested.count))
+        #expect(gen.missingSequenceNumbers.isEmpty)
+    }
+
+    @Test("on a link that only loses, the allowance stays 0: every loss is requested at once")
+    func lossWithoutReorderingIsRequestedAtOnce() {
+        let (requested, gen) = run(packets: 500, reorderEvery: nil, late: 0, loseEvery: 10)
+        #expect(gen.reorderingAllowance == .zero)
+        #expect(Set(requested) == Set(stride(from: 10, to: 500, by: 10).map { UInt16($0) }))
+        #expect(gen.spuriousRequests == 0)
+    }
+
     @Test("retries are limited and old packets are given up")
     func retryLimit() {
         var gen = NACKGenerator(senderSSRC: 1, mediaSSRC: 2, configuration: .init(maxRetries: 3, maxAge: .seconds(10)))

@@ -40,7 +40,7 @@ struct RTPSessionStatisticsTests {
         #expect(abs(rtt - 0.060) < 0.0001)
         #expect(remote.packetsLost == 10)
         let inbound = try #require(bob.receiving[0xA]?.inboundStats)
-        #expect(inbound.packetsReceived == 89)  // 90 arrived; the first ended probation uncounted (A.1)
+        #expect(inbound.packetsReceived == 90)  // every packet that arrived, the probation run included
         #expect(inbound.packetsLost == 10)
         #expect(inbound.jitter < 0.0001)
         let outbound = try #require(alice.sending[0xA]?.outboundStats)

@@ -6,16 +6,31 @@ import TernRTP
 struct StatisticsTests {
     func ms(_ v: Int64) -> Instant { Instant(nanoseconds: v * 1_000_000) }
 
-    @Test("A.1: a source is on probation until two packets arrive in sequence")
-    func probation() {
+    @Test("A.1: a source is on probation until two packets arrive in sequence; then the first counts too (W3C packetsReceived)",
+          arguments: [100, 65535] as [UInt16])
+    func probation(first start: UInt16) {
         var stats = ReceiveStatistics(ssrc: 1, clockRate: 90000)
-        let first = stats.record(sequenceNumber: 100, timestamp: 0, payloadBytes: 10, headerBytes: 12, at: ms(0))
-        let second = stats.record(sequenceNumber: 101, timestamp: 0, payloadBytes: 10, headerBytes: 12, at: ms(1))
+        let first = stats.record(sequenceNumber: start, timestamp: 0, payloadBytes: 10, headerBytes: 12, at: ms(0))
+        let second = stats.record(sequenceNumber: start &+ 1, timestamp: 0, payloadBytes: 10, headerBytes: 12, at: ms(1))
         #expect(!first)
         #expect(second)
-        #expect(stats.received == 1)
-        #expect(stats.expected == 1)
+        #expect(stats.received == 2)
+        #expect(stats.expected == 2)
         #expect(stats.cumulativeLost == 0)
+        #expect(stats.bytesReceived == 20 && stats.headerBytesReceived == 24)
+        #expect(stats.packetsDiscardedByValidation == 0)
+        stats.record(sequenceNumber: start &+ 3, timestamp: 0, payloadBytes: 10, headerBytes: 12, at: ms(2))
+        #expect(stats.expected == 4 && stats.cumulativeLost == 1, "one missing after the run (across the wrap too)")
+    }
+
+    @Test("A.1: a probation run that breaks off is discarded and counted; the next run is accepted whole")
+    func brokenProbationRun() {
+        var stats = ReceiveStatistics(ssrc: 1, clockRate: 90000)
+        for seq: UInt16 in [10, 500, 501] {
+            stats.record(sequenceNumber: seq, timestamp: 0, payloadBytes: 10, headerBytes: 12, at: ms(0))
+        }
+        #expect(stats.packetsDiscardedByValidation == 1)
+        #expect(stats.received == 2 && stats.expected == 2 && stats.bytesReceived == 20)
     }
 
     @Test("A.3: expected, lost and fraction lost over an interval, with the wrap counted in the extended sequence")
@@ -30,11 +45,11 @@ struct StatisticsTests {
             seq &+= 1
         }
         #expect(stats.extendedHighestSequence == 65536 + 13)  // 65530 + 19 wraps to 13 in cycle 1
-        #expect(stats.expected == 19)  // from the packet that ended probation (65531) to 13
+        #expect(stats.expected == 20)  // from the first packet of the probation run (65530) to 13
         #expect(stats.cumulativeLost == 4)
         let block = stats.makeReportBlock(at: ms(700))
         #expect(block.cumulativeLost == 4)
-        #expect(block.fractionLost == UInt8((4 << 8) / 19))
+        #expect(block.fractionLost == UInt8((4 << 8) / 20))
         #expect(block.extendedHighestSequence == 65549)
         // The next interval with no loss reports fraction 0 but the same cumulative loss.
         for i in 0..<5 {
@@ -45,7 +60,7 @@ struct StatisticsTests {
         #expect(next.fractionLost == 0)
         #expect(next.cumulativeLost == 4)
         #expect(stats.inboundStats.packetsLost == 4)
-        #expect(stats.inboundStats.packetsReceived == 20)
+        #expect(stats.inboundStats.packetsReceived == 21)
     }
 
     @Test("hostile: a sequence number walking just under MAX_DROPOUT per packet wraps 65,536+ times without trapping")
@@ -59,23 +74,37 @@ struct StatisticsTests {
             stats.record(sequenceNumber: seq, timestamp: UInt32(truncatingIfNeeded: i), payloadBytes: 1, headerBytes: 12, at: ms(Int64(i)))
             seq = i < 2 ? seq &+ 1 : seq &+ step
         }
-        // Every packet after probation counts; every skipped number counts as lost.
-        #expect(stats.received == UInt64(packets - 1))
+        // Every packet counts; every skipped number counts as lost.
+        #expect(stats.received == UInt64(packets))
         #expect(stats.expected > Int64(UInt32.max))
         #expect(stats.cumulativeLost == stats.expected - Int64(stats.received))
         let block = stats.makeReportBlock(at: ms(Int64(packets)))
         #expect(block.fractionLost == 255)  // 2,997 of every 2,998 numbers never arrived
         #expect(block.cumulativeLost == 0x7F_FFFF)  // clamped to the 24-bit field
-        #expect(block.extendedHighestSequence == UInt32(truncatingIfNeeded: Int64(stats.expected)))
+        #expect(block.extendedHighestSequence == UInt32(truncatingIfNeeded: Int64(stats.expected) - 1))  // base 0
     }
 
-    @Test("A.1: duplicates are counted, making loss negative as RFC 3550 §6.4.1 allows")
+    @Test("duplicates (a retransmission whose original also arrived) are counted apart: loss never goes negative")
     func duplicates() {
         var stats = ReceiveStatistics(ssrc: 1, clockRate: 8000)
-        for seq: UInt16 in [1, 2, 3, 3, 3] {
+        for seq: UInt16 in [1, 2, 3, 3, 3, 5, 2, 4, 4] {
             stats.record(sequenceNumber: seq, timestamp: 0, payloadBytes: 1, headerBytes: 12, at: ms(0))
         }
-        #expect(stats.cumulativeLost == -2)
+        #expect(stats.received == 5 && stats.packetsDuplicated == 4)
+        #expect(stats.cumulativeLost == 0)
+        #expect(stats.makeReportBlock(at: ms(1)).cumulativeLost == 0)
+    }
+
+    @Test("duplicates are recognised across the 16-bit wrap and forgotten beyond the window")
+    func duplicatesAcrossTheWrap() {
+        var stats = ReceiveStatistics(ssrc: 1, clockRate: 8000)
+        var seq: UInt16 = 65_000
+        for _ in 0..<3_000 {
+            stats.record(sequenceNumber: seq, timestamp: 0, payloadBytes: 1, headerBytes: 12, at: ms(0))
+            seq &+= 1
+        }
+        stats.record(sequenceNumber: seq &- 10, timestamp: 0, payloadBytes: 1, headerBytes: 12, at: ms(1))
+        #expect(stats.packetsDuplicated == 1 && stats.received == 3_000 && stats.cumulativeLost == 0)
     }
 
     @Test("A.1: a large jump is ignored once, accepted as a restart when the next packet follows it")
@@ -86,9 +115,12 @@ struct StatisticsTests {
         let follow = stats.record(sequenceNumber: 30001, timestamp: 0, payloadBytes: 1, headerBytes: 12, at: ms(2))
         #expect(!jump)
         #expect(follow)
-        #expect(stats.expected == 1)
+        #expect(stats.expected == 2, "the restart counts from the jumped packet")
+        #expect(stats.received == 2)
         #expect(stats.cumulativeLost == 0)
-        #expect(stats.packetsDiscardedByValidation >= 2)
+        #expect(stats.packetsDiscardedByValidation == 0)
+        let lone = stats.record(sequenceNumber: 9_000, timestamp: 0, payloadBytes: 1, headerBytes: 12, at: ms(3))
+        #expect(!lone && stats.packetsDiscardedByValidation == 1, "a jump no packet confirms stays discarded")
     }
 
     @Test("A.8: constant transit gives zero jitter; alternating ±10 ms transit converges toward 10 ms")

@@ -283,7 +283,8 @@ extension PeerCore {
                     mid: section.mid, kind: section.kind, announcedSSRCs: section.remoteSSRCs,
                     payloadTypes: payloadTypes, midExtensionID: midExtension, nackEnabled: nack,
                     rtxPayloadTypes: rtxPayloadTypes, rtxSSRCs: section.remoteRTXSSRCs,
-                    transportCCExtensionID: transportCC))
+                    transportCCExtensionID: transportCC,
+                    firEnabled: codec.feedback.contains { $0.lowercased() == "ccm fir" }))
             }
         }
         return (sends, receives)

@@ -92,6 +92,8 @@ public struct InboundRTPEntry: Sendable, Encodable {
     public var codecId: String
     public var nackCount: UInt64
     public var pliCount: UInt64
+    /// Video only: Full Intra Requests sent (where the sender negotiated `ccm fir`).
+    public var firCount: UInt64?
     public var framesReceived: Int?
     public var framesDecoded: Int?
     public var frameWidth: Int?
@@ -102,7 +104,7 @@ public struct InboundRTPEntry: Sendable, Encodable {
     public var retransmittedBytesReceived: UInt64?
 
     private enum Keys: String, CodingKey {
-        case id, kind, mid, transportId, codecId, nackCount, pliCount, framesReceived, framesDecoded, frameWidth, frameHeight
+        case id, kind, mid, transportId, codecId, nackCount, pliCount, firCount, framesReceived, framesDecoded, frameWidth, frameHeight
         case framesDropped, retransmittedPacketsReceived, retransmittedBytesReceived
     }
 
@@ -116,6 +118,7 @@ public struct InboundRTPEntry: Sendable, Encodable {
         try c.encode(codecId, forKey: .codecId)
         try c.encode(nackCount, forKey: .nackCount)
         try c.encode(pliCount, forKey: .pliCount)
+        try c.encodeIfPresent(firCount, forKey: .firCount)
         try c.encodeIfPresent(framesReceived, forKey: .framesReceived)
         try c.encodeIfPresent(framesDecoded, forKey: .framesDecoded)
         try c.encodeIfPresent(frameWidth, forKey: .frameWidth)

@@ -4,9 +4,13 @@ public import TernCore
 /// (RFC 4585 §6.2.1). Sans-I/O: the caller reports each packet's sequence number
 /// with `now`, then calls `poll(now:rtt:)` when `nextTimeout` passes.
 ///
-/// A missing packet is requested once it has been missing for `reorderingDelay`, then again every max(RTT, minimum
-/// interval) until it arrives, `maxRetries` requests were sent, or it is older
-/// than `maxAge`. When more than `maxMissing` packets are outstanding the oldest
+/// A missing packet is requested once it has been missing for the reordering allowance, then
+/// again every max(RTT, minimum interval) until it arrives, `maxRetries` requests were sent, or
+/// it is older than `maxAge`. The allowance learns from the link: a packet that arrives late
+/// (before its request, or sooner after it than a retransmission could) is a sample of
+/// reordering, and the allowance is the 90th percentile of the recent samples, between
+/// `reorderingDelay` and `maximumReorderingDelay` — so a link that reorders stops causing
+/// retransmissions of packets that were only late, and one that only loses is repaired at once. When more than `maxMissing` packets are outstanding the oldest
 /// are given up and `keyframeRequested` is set (the caller sends a PLI).
 public struct NACKGenerator: Sendable {
     /// Tuning knobs; the defaults follow libwebrtc's NackRequester.
@@ -21,14 +25,19 @@ public struct NACKGenerator: Sendable {
         public var defaultRTT: Duration
         /// Packets tracked as missing at most; beyond, the oldest are given up and a keyframe requested.
         public var maxMissing: Int
-        /// How long a gap may be reordering before the first request (0: request at once, as libwebrtc
-        /// does by default). A few milliseconds avoids retransmissions of packets that were only late.
+        /// How long a gap may be reordering before the first request, at least (0: request at
+        /// once, as libwebrtc does by default).
         public var reorderingDelay: Duration
+        /// The most the learnt reordering allowance may reach (0: nothing learnt, the allowance
+        /// stays `reorderingDelay`).
+        public var maximumReorderingDelay: Duration
 
         /// Creates a value from its fields.
         public init(maxRetries: Int = 10, maxAge: Duration = .seconds(1), minResendInterval: Duration = .milliseconds(5),
-                    defaultRTT: Duration = .milliseconds(100), maxMissing: Int = 1000, reorderingDelay: Duration = .zero) {
+                    defaultRTT: Duration = .milliseconds(100), maxMissing: Int = 1000, reorderingDelay: Duration = .zero,
+                    maximumReorderingDelay: Duration = .zero) {
             self.reorderingDelay = reorderingDelay
+            self.maximumReorderingDelay = maximumReorderingDelay
             self.maxRetries = maxRetries
             self.maxAge = maxAge
             self.minResendInterval = minResendInterval
@@ -63,12 +72,25 @@ public struct NACKGenerator: Sendable {
     public private(set) var recovered: UInt64 = 0
     /// Packets no longer requested (retries, age or overflow).
     public private(set) var givenUp: UInt64 = 0
+    /// Requests for packets that then arrived sooner than a retransmission could have: they were
+    /// late, not lost.
+    public private(set) var spuriousRequests: UInt64 = 0
+    /// How long a gap waits before its first request now (see the type's description).
+    public private(set) var reorderingAllowance: Duration = .zero
+    /// Recent lateness of reordered packets (when seen, how late), at most `reorderingSampleLimit`.
+    private var reorderingSamples: [(at: Instant, lateness: Duration)] = []
+    private static let reorderingSampleLimit = 32
+    private static let reorderingSampleLifetime: Duration = .seconds(10)
+    /// The RTT `poll` was last given: a packet arriving sooner than half of it after its
+    /// request is the original, late.
+    private var lastRTT: Duration?
 
     /// A generator sending NACKs from `senderSSRC` about `mediaSSRC`.
     public init(senderSSRC: UInt32, mediaSSRC: UInt32, configuration: Configuration = Configuration()) {
         self.senderSSRC = senderSSRC
         self.mediaSSRC = mediaSSRC
         self.configuration = configuration
+        reorderingAllowance = configuration.reorderingDelay
     }
 
     /// Sequence numbers currently considered missing, oldest first.
@@ -95,9 +117,33 @@ public struct NACKGenerator: Sendable {
             }
             highest = ext
             trimOverflow()
-        } else if let entry = missing.removeValue(forKey: ext), entry.retries > 0 {
-            recovered += 1
+        } else if let entry = missing.removeValue(forKey: ext) {
+            let rtt = lastRTT ?? configuration.defaultRTT
+            if entry.retries == 0 {
+                learnReordering(lateness: now - entry.detected, at: now)
+            } else if entry.retries == 1, let requested = entry.lastRequested, now - requested < rtt / 2 {
+                spuriousRequests += 1
+                learnReordering(lateness: now - entry.detected, at: now)
+            } else {
+                recovered += 1
+            }
         }
+    }
+
+    private mutating func learnReordering(lateness: Duration, at now: Instant) {
+        guard configuration.maximumReorderingDelay > .zero else { return }
+        reorderingSamples.append((now, lateness))
+        if reorderingSamples.count > Self.reorderingSampleLimit { reorderingSamples.removeFirst() }
+        updateReorderingAllowance(now: now)
+    }
+
+    private mutating func updateReorderingAllowance(now: Instant) {
+        reorderingSamples.removeAll { now - $0.at > Self.reorderingSampleLifetime }
+        let sorted = reorderingSamples.map(\.lateness).sorted()
+        let percentile = sorted.isEmpty ? Duration.zero : sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
+        // A little above the observed lateness, so a packet exactly that late is not requested.
+        let learnt = min(configuration.maximumReorderingDelay, percentile + .milliseconds(1))
+        reorderingAllowance = max(configuration.reorderingDelay, sorted.isEmpty ? .zero : learnt)
     }
 
     /// Clears and returns the keyframe request flag.
@@ -109,6 +155,10 @@ public struct NACKGenerator: Sendable {
     /// A NACK for every missing packet due for a (re)request at `now`, or nil.
     /// `rtt` is the current round-trip estimate (nil: `defaultRTT`).
     public mutating func poll(now: Instant, rtt: Duration? = nil) -> GenericNACK? {
+        if let rtt { lastRTT = rtt }
+        if let oldest = reorderingSamples.first, now - oldest.at > Self.reorderingSampleLifetime {
+            updateReorderingAllowance(now: now)
+        }
         let interval = max(rtt ?? configuration.defaultRTT, configuration.minResendInterval)
         var due: [UInt16] = []
         for seq in missing.keys.sorted() {
@@ -120,7 +170,7 @@ public struct NACKGenerator: Sendable {
             }
             if let last = entry.lastRequested {
                 if now - last < interval { continue }
-            } else if now - entry.detected < configuration.reorderingDelay {
+            } else if now - entry.detected < reorderingAllowance {
                 continue
             }
             entry.lastRequested = now
@@ -139,7 +189,7 @@ public struct NACKGenerator: Sendable {
         let interval = max(rtt ?? configuration.defaultRTT, configuration.minResendInterval)
         var earliest: Instant?
         for entry in missing.values {
-            let request = entry.lastRequested.map { $0 + interval } ?? entry.detected + configuration.reorderingDelay
+            let request = entry.lastRequested.map { $0 + interval } ?? entry.detected + reorderingAllowance
             let next = min(request, entry.detected + configuration.maxAge)
             earliest = min(earliest ?? next, next)
         }

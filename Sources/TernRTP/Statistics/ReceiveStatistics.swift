@@ -3,6 +3,13 @@ public import TernCore
 /// Reception statistics of one remote source (SSRC), per RFC 3550 Appendix A:
 /// A.1 sequence-number validation with probation, A.3 loss accounting, A.8
 /// interarrival jitter. Sans-I/O: each packet comes with its arrival `Instant`.
+///
+/// Two departures from A.1, so the W3C counters say what arrived: the packets of a probation
+/// run (and the first packet after a restart) count once the source is accepted, as libwebrtc
+/// counts every packet from the first; and a packet whose extended sequence number already
+/// arrived among the last `duplicateWindow` is a duplicate (`packetsDuplicated`), not counted
+/// again — so `packetsLost` does not go negative when a retransmission and its original both
+/// arrive.
 public struct ReceiveStatistics: Sendable {
     /// RFC 3550 A.1 constants.
     public static let maxDropout: UInt16 = 3000
@@ -26,6 +33,8 @@ public struct ReceiveStatistics: Sendable {
     private var baseSeq: UInt32 = 0
     private var badSeq: UInt32 = sequenceModulo + 1
     private var probation = minSequential
+    /// Payload and header bytes of the current probation run, counted if the source is accepted.
+    private var probationBytes: [(payload: UInt64, header: UInt64)] = []
     private var started = false
     /// Packets counted as received (A.1 `received`).
     public private(set) var received: UInt64 = 0
@@ -41,8 +50,17 @@ public struct ReceiveStatistics: Sendable {
     public private(set) var bytesReceived: UInt64 = 0
     /// RTP header and padding bytes received.
     public private(set) var headerBytesReceived: UInt64 = 0
-    /// Packets A.1 judged invalid or received on probation.
+    /// Packets A.1 judged invalid: a jump not confirmed by the next packet, or a probation run
+    /// that broke off.
     public private(set) var packetsDiscardedByValidation: UInt64 = 0
+    /// Packets whose sequence number had already arrived (not counted in `received`).
+    public private(set) var packetsDuplicated: UInt64 = 0
+    /// How far back duplicates are recognised, in sequence numbers.
+    public static let duplicateWindow = 1_024
+    /// Which of the last `duplicateWindow` extended sequence numbers arrived (a ring of bits).
+    private var seen = [UInt64](repeating: 0, count: duplicateWindow / 64)
+    /// The extended sequence number `seen` ends at; nil until the source is accepted.
+    private var seenHighest: Int64?
     /// Arrival time of the last counted packet.
     public private(set) var lastPacketReceived: Instant?
 
@@ -57,19 +75,31 @@ public struct ReceiveStatistics: Sendable {
     }
 
     /// Records one received RTP packet. Returns false while the source is on
-    /// probation or when A.1 judges the sequence number invalid (the packet should
-    /// then not be handed to the decoder). A retransmission (`isRetransmission`,
+    /// probation or when A.1 judges the sequence number invalid. A retransmission (`isRetransmission`,
     /// e.g. unwrapped from RTX) counts as received but does not feed the jitter
     /// estimate, whose transit time it would distort (as libwebrtc does).
     @discardableResult
     public mutating func record(sequenceNumber seq: UInt16, timestamp: UInt32, payloadBytes: Int, headerBytes: Int, at now: Instant,
                                 isRetransmission: Bool = false) -> Bool {
-        guard updateSequence(seq) else {
+        let payload = UInt64(max(0, payloadBytes)), header = UInt64(max(0, headerBytes))
+        switch updateSequence(seq) {
+        case .onProbation:
+            probationBytes.append((payload, header))
+            return false
+        case .discarded:
             packetsDiscardedByValidation += 1
             return false
+        case .accepted:
+            for pending in probationBytes {
+                bytesReceived += pending.payload
+                headerBytesReceived += pending.header
+            }
+            probationBytes = []
+        case .counted:
+            break
         }
-        bytesReceived += UInt64(max(0, payloadBytes))
-        headerBytesReceived += UInt64(max(0, headerBytes))
+        bytesReceived += payload
+        headerBytesReceived += header
         lastPacketReceived = now
         guard !isRetransmission else { return true }
         // A.8: transit = arrival (in RTP units) - timestamp; J += (|D| - J) / 16.
@@ -91,8 +121,17 @@ public struct ReceiveStatistics: Sendable {
                headerBytes: packet.headerSize + packet.padding.count, at: now, isRetransmission: isRetransmission)
     }
 
-    /// RFC 3550 A.1 `update_seq`.
-    private mutating func updateSequence(_ seq: UInt16) -> Bool {
+    private enum SequenceVerdict {
+        /// Counted (or a duplicate, counted as such).
+        case counted
+        /// Counted, and it ended probation: the run's earlier packets count too.
+        case accepted
+        case onProbation
+        case discarded
+    }
+
+    /// RFC 3550 A.1 `update_seq`, counting what arrived.
+    private mutating func updateSequence(_ seq: UInt16) -> SequenceVerdict {
         if !started {
             // A.1: init_seq(s, seq); s->max_seq = seq - 1; s->probation = MIN_SEQUENTIAL.
             initSequence(seq)
@@ -107,33 +146,54 @@ public struct ReceiveStatistics: Sendable {
                 probation -= 1
                 maxSeq = seq
                 if probation == 0 {
-                    initSequence(seq)
-                    received += 1
-                    return true
+                    startSequence(endingAt: seq, run: Self.minSequential)
+                    return .accepted
                 }
             } else {
+                // The run broke off: its packets are not counted; this one starts a new run.
+                packetsDiscardedByValidation += UInt64(probationBytes.count)
+                probationBytes = []
                 probation = Self.minSequential - 1
                 maxSeq = seq
             }
-            return false
+            return .onProbation
         } else if udelta < Self.maxDropout {
-            // In order, with a permissible gap.
+            // In order, with a permissible gap (0: the highest again, a duplicate).
             if seq < maxSeq { cycles &+= UInt64(Self.sequenceModulo) }
             maxSeq = seq
+            countArrival(Int64(clamping: extendedHighest))
         } else if UInt32(udelta) <= Self.sequenceModulo - UInt32(Self.maxMisorder) {
             // The sequence number made a very large jump.
             if UInt32(seq) == badSeq {
-                // Two sequential packets: assume the other side restarted without telling us.
-                initSequence(seq)
+                // Two sequential packets: assume the other side restarted without telling us,
+                // and count the first of them too.
+                if packetsDiscardedByValidation > 0 { packetsDiscardedByValidation -= 1 }
+                startSequence(endingAt: seq, run: 2)
             } else {
                 badSeq = (UInt32(seq) + 1) & (Self.sequenceModulo - 1)
-                return false
+                return .discarded
             }
         } else {
-            // Duplicate or reordered packet: counted.
+            // Reordered (or a duplicate of an earlier packet): `maxSeq - seq` behind the highest.
+            countArrival(Int64(clamping: extendedHighest) - Int64(maxSeq &- seq))
         }
-        received += 1
-        return true
+        return .counted
+    }
+
+    /// Starts counting at a run of `run` consecutive packets ending at `seq` (all received).
+    private mutating func startSequence(endingAt seq: UInt16, run: Int) {
+        maxSeq = seq
+        badSeq = Self.sequenceModulo + 1
+        receivedPrior = 0
+        expectedPrior = 0
+        let first = Int64(seq) - Int64(run - 1)
+        // A run across the wrap: its end is in the second cycle of the base.
+        cycles = first < 0 ? UInt64(Self.sequenceModulo) : 0
+        baseSeq = UInt32(first < 0 ? first + Int64(Self.sequenceModulo) : first)
+        received = 0
+        seenHighest = nil
+        let end = Int64(clamping: extendedHighest)
+        for ext in (end - Int64(run - 1))...end { countArrival(ext) }
     }
 
     private mutating func initSequence(_ seq: UInt16) {
@@ -144,6 +204,43 @@ public struct ReceiveStatistics: Sendable {
         received = 0
         receivedPrior = 0
         expectedPrior = 0
+    }
+
+    /// Counts the packet with extended sequence number `ext` as received, unless it already was.
+    private mutating func countArrival(_ ext: Int64) {
+        let window = Int64(Self.duplicateWindow)
+        if let highest = seenHighest {
+            if ext > highest {
+                if ext - highest >= window {
+                    for index in seen.indices { seen[index] = 0 }
+                } else {
+                    for cleared in (highest + 1)...ext { setSeen(cleared, false) }
+                }
+                seenHighest = ext
+            } else if highest - ext >= window {
+                received += 1  // too old to tell
+                return
+            }
+        } else {
+            for index in seen.indices { seen[index] = 0 }
+            seenHighest = ext
+        }
+        if isSeen(ext) {
+            packetsDuplicated += 1
+            return
+        }
+        setSeen(ext, true)
+        received += 1
+    }
+
+    private func isSeen(_ ext: Int64) -> Bool {
+        let index = Int(((ext % Int64(Self.duplicateWindow)) + Int64(Self.duplicateWindow)) % Int64(Self.duplicateWindow))
+        return seen[index / 64] & (1 << UInt64(index % 64)) != 0
+    }
+
+    private mutating func setSeen(_ ext: Int64, _ value: Bool) {
+        let index = Int(((ext % Int64(Self.duplicateWindow)) + Int64(Self.duplicateWindow)) % Int64(Self.duplicateWindow))
+        if value { seen[index / 64] |= 1 << UInt64(index % 64) } else { seen[index / 64] &= ~(1 << UInt64(index % 64)) }
     }
 
     /// Extended highest sequence number received (A.3: cycles + max_seq), as the 32-bit field
@@ -159,8 +256,9 @@ public struct ReceiveStatistics: Sendable {
         return Int64(clamping: extendedHighest) &- Int64(baseSeq) &+ 1
     }
 
-    /// Cumulative packets lost (A.3), negative when duplicates outnumber losses.
-    public var cumulativeLost: Int64 { expected &- Int64(clamping: received) }
+    /// Cumulative packets lost (A.3). Duplicates are not counted as received, so it is negative
+    /// only for a duplicate older than `duplicateWindow`; reported at least 0.
+    public var cumulativeLost: Int64 { max(0, expected &- Int64(clamping: received)) }
 
     /// Interarrival jitter in seconds (W3C `jitter`).
     public var jitterSeconds: Double { clockRate == 0 ? 0 : jitterUnits / Double(clockRate) }
