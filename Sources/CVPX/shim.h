@@ -27,6 +27,9 @@ static inline vpx_codec_err_t tern_vp8_set_static_threshold(vpx_codec_ctx_t *ctx
 static inline vpx_codec_err_t tern_vp8_set_token_partitions(vpx_codec_ctx_t *ctx, int value) {
     return vpx_codec_control(ctx, VP8E_SET_TOKEN_PARTITIONS, value);
 }
+static inline vpx_codec_err_t tern_vp8_set_max_intra_bitrate_pct(vpx_codec_ctx_t *ctx, unsigned int value) {
+    return vpx_codec_control(ctx, VP8E_SET_MAX_INTRA_BITRATE_PCT, value);
+}
 static inline int tern_VPX_DL_REALTIME(void) { return VPX_DL_REALTIME; }
 static inline int tern_VPX_EFLAG_FORCE_KF(void) { return VPX_EFLAG_FORCE_KF; }
 static inline int tern_VPX_FRAME_IS_KEY(void) { return VPX_FRAME_IS_KEY; }

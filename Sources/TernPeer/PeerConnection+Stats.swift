@@ -107,11 +107,20 @@ extension PeerConnection {
             report.codecs.append(CodecStats(id: "CO-\(configuration.payloadType)", payloadType: Int(configuration.payloadType),
                                             mimeType: "\(kind)/\(configuration.codecName)", clockRate: configuration.clockRate))
             report.mediaSources.append(MediaSourceStats(id: "MS-\(ssrc)", kind: kind, trackIdentifier: "tern-\(kind)-\(ssrc)"))
-            report.outboundRTP.append(OutboundRTPEntry(
+            let rtpSender = rtpSenders.first { $0.ssrc == ssrc }
+            var outbound = OutboundRTPEntry(
                 id: "OT-\(ssrc)", counters: counters, kind: kind, mid: configuration.mid,
                 codecId: "CO-\(configuration.payloadType)", mediaSourceId: "MS-\(ssrc)", remoteId: "RI-\(ssrc)",
                 rtxSsrc: sender.history.rtx?.ssrc, nackRequestsRateLimited: sender.history.rateLimitedRequests,
-                targetBitrate: rtpSenders.first { $0.ssrc == ssrc }?.targetBitrate.map(Double.init)))
+                targetBitrate: rtpSender?.targetBitrate.map(Double.init))
+            if let video = rtpSender?.videoSending {
+                outbound.framesPerSecond = video.framesPerSecond
+                outbound.frameWidth = video.frameWidth
+                outbound.frameHeight = video.frameHeight
+                outbound.qualityLimitationReason = video.qualityLimitationReason
+                outbound.qualityLimitationDurations = video.qualityLimitationDurations
+            }
+            report.outboundRTP.append(outbound)
             report.remoteInboundRTP.append(RemoteInboundRTPEntry(
                 id: "RI-\(ssrc)", counters: sender.statistics.remoteInboundStats, kind: kind, localId: "OT-\(ssrc)"))
         }
@@ -119,7 +128,7 @@ extension PeerConnection {
             let counters = receiver.statistics.inboundStats, kind = receiver.info.kind
             let track = tracks.first { $0.info.ssrc == counters.ssrc }
             let isVideo = kind == .video
-            report.inboundRTP.append(InboundRTPEntry(
+            var inbound = InboundRTPEntry(
                 id: "IT-\(counters.ssrc)", counters: counters, kind: kind.rawValue, mid: receiver.info.mid,
                 codecId: "CI-\(receiver.payloadType)", nackCount: receiver.nack?.nackPacketsSent ?? 0, pliCount: receiver.pliSent,
                 firCount: isVideo ? receiver.firSent : nil,
@@ -127,7 +136,13 @@ extension PeerConnection {
                 frameWidth: track?.frameSize?.width, frameHeight: track?.frameSize?.height,
                 framesDropped: isVideo ? receiver.framesDropped : nil,
                 retransmittedPacketsReceived: isVideo ? receiver.retransmissionsReceived : nil,
-                retransmittedBytesReceived: isVideo ? receiver.retransmittedBytesReceived : nil))
+                retransmittedBytesReceived: isVideo ? receiver.retransmittedBytesReceived : nil)
+            if let rendering = track?.videoRendering {
+                inbound.framesPerSecond = rendering.framesPerSecond
+                inbound.freezeCount = rendering.freezeCount
+                inbound.totalFreezesDuration = rendering.totalFreezesDuration
+            }
+            report.inboundRTP.append(inbound)
             report.codecs.append(CodecStats(id: "CI-\(receiver.payloadType)", payloadType: Int(receiver.payloadType),
                                             mimeType: "\(kind.rawValue)/\(receiver.info.codecName)", clockRate: receiver.info.clockRate))
         }

@@ -1,4 +1,5 @@
 import Synchronization
+import TernCore
 public import TernMedia
 public import TernSDP
 
@@ -21,6 +22,7 @@ public final class RTPSender: Sendable {
         var audioEncoder: OpusAudioEncoder?
         var videoEncoder: VP8Encoder?
         var videoEncoderSize: (width: Int, height: Int)?
+        var ladder = ResolutionLadder()
         var packetizer = VP8Packetizer(maxPayloadSize: 1100)
         var opusPayloader = OpusPayloader()
         var enabled = true
@@ -35,12 +37,34 @@ public final class RTPSender: Sendable {
         /// the moment it connects (see `transportConnected`).
         var heldAudio: [RTPPayloadUnit]?
         var heldAt: ContinuousClock.Instant?
+        /// Video: when the frames of the last second were encoded (W3C `framesPerSecond`).
+        var encodedAt: [Instant] = []
+        /// Video: what limits the encoder now (W3C `qualityLimitationReason`), since when, and the
+        /// seconds spent in each reason before that (`qualityLimitationDurations`).
+        var limitation = QualityLimitation.none
+        var limitationSince: Instant?
+        var limitationDurations: [QualityLimitation: Double] = [:]
+    }
+
+    /// W3C `RTCQualityLimitationReason`; Tern's encoders are limited only by bandwidth.
+    enum QualityLimitation: String, CaseIterable {
+        case none, cpu, bandwidth, other
+    }
+
+    /// What the video encoder sends (W3C `outbound-rtp` fields).
+    struct VideoSending {
+        var framesPerSecond: Double
+        var frameWidth: Int?
+        var frameHeight: Int?
+        var qualityLimitationReason: String
+        var qualityLimitationDurations: [String: Double]
     }
 
     private let state = Mutex(State())
     private let transport = Mutex<TransportDriver?>(nil)
     private let audioBitrate: Int
     private let videoBitrateKbps: Int
+    private let clock: any MonotonicClock = SystemClock()
 
     init(kind: MediaKind, ssrc: UInt32, rtxSSRC: UInt32? = nil, audioBitrate: Int, videoBitrateKbps: Int) {
         self.kind = kind
@@ -105,26 +129,36 @@ public final class RTPSender: Sendable {
         let encoded: EncodedVideoFrame?
         do throws(VP8Error) {
             encoded = try state.withLock { state throws(VP8Error) -> EncodedVideoFrame? in
+                // Follow the bandwidth estimate (never above the configured rate), with a picture
+                // small enough for that rate (`ResolutionLadder`).
+                let now = clock.now()
+                let target = state.allocation?.videoKbps ?? videoBitrateKbps
+                let divisor = state.ladder.update(targetKbps: target, width: frame.width, height: frame.height, now: now)
+                let picture = frame.downscaled(by: divisor)
                 let encoder: VP8Encoder
                 if let existing = state.videoEncoder, let size = state.videoEncoderSize,
-                   size == (frame.width, frame.height) {
+                   size == (picture.width, picture.height) {
                     encoder = existing
                 } else {
-                    let configuration = VP8EncoderConfiguration(width: frame.width, height: frame.height,
-                                                                bitrateKbps: videoBitrateKbps)
-                    encoder = try VP8Encoder(configuration: configuration)
+                    var configuration = VP8EncoderConfiguration(width: picture.width, height: picture.height, bitrateKbps: target)
+                    configuration.dropsFramesToHoldBitrate = true
+                    configuration.maximumKeyframeBitratePercent = 900
+                    // The RTP timestamps go on from the previous encoder's (a new size is a new
+                    // encoder, not a new stream).
+                    encoder = try VP8Encoder(configuration: configuration, initialTimestamp: state.videoEncoder?.nextTimestamp ?? 0)
                     state.videoEncoder = encoder
-                    state.videoEncoderSize = (frame.width, frame.height)
+                    state.videoEncoderSize = (picture.width, picture.height)
+                    state.appliedBitrate = target * 1000
                 }
-                // Follow the bandwidth estimate (never above the configured rate).
-                let target = state.allocation?.videoKbps ?? videoBitrateKbps
                 if Self.differsEnough(target * 1000, state.appliedBitrate ?? videoBitrateKbps * 1000) {
                     try encoder.setBitrate(kbps: target)
                     state.appliedBitrate = target * 1000
                 }
+                let limited = target < videoBitrateKbps || divisor > 1
+                Self.recordEncoded(at: now, limitedBy: limited ? .bandwidth : .none, in: &state)
                 let force = state.keyframeRequested
                 state.keyframeRequested = false
-                return try encoder.encode(frame, forceKeyframe: force)
+                return try encoder.encode(picture, forceKeyframe: force)
             }
         } catch {
             throw .media("VP8: \(error)")
@@ -223,6 +257,35 @@ public final class RTPSender: Sendable {
             guard state.audioEncoder != nil || state.videoEncoder != nil else { return nil }
             return state.appliedBitrate ?? (kind == .audio ? audioBitrate : videoBitrateKbps * 1000)
         }
+    }
+
+    /// Video sent through Tern's encoder: frame rate over the last second, size, what limits it.
+    var videoSending: VideoSending? {
+        guard kind == .video else { return nil }
+        let now = clock.now()
+        return state.withLock { state in
+            guard state.videoEncoder != nil else { return nil }
+            var durations = state.limitationDurations
+            if let since = state.limitationSince { durations[state.limitation, default: 0] += (now - since).seconds }
+            return VideoSending(
+                framesPerSecond: Double(state.encodedAt.filter { now - $0 <= .seconds(1) }.count),
+                frameWidth: state.videoEncoderSize?.width, frameHeight: state.videoEncoderSize?.height,
+                qualityLimitationReason: state.limitation.rawValue,
+                qualityLimitationDurations: Dictionary(uniqueKeysWithValues: QualityLimitation.allCases.map {
+                    ($0.rawValue, durations[$0, default: 0])
+                }))
+        }
+    }
+
+    private static func recordEncoded(at now: Instant, limitedBy reason: QualityLimitation, in state: inout State) {
+        state.encodedAt.append(now)
+        state.encodedAt.removeAll { now - $0 > .seconds(1) }
+        if let since = state.limitationSince {
+            guard reason != state.limitation else { return }
+            state.limitationDurations[state.limitation, default: 0] += (now - since).seconds
+        }
+        state.limitation = reason
+        state.limitationSince = now
     }
 
     /// Encoders are reconfigured on changes of 5 % or more, not every frame.

@@ -1,4 +1,6 @@
 import Synchronization
+import TernRTP
+import TernCore
 public import TernMedia
 import TernSDP
 
@@ -40,6 +42,8 @@ public final class RemoteTrack: Sendable {
         /// Size of the last decoded video picture (W3C `frameWidth`/`frameHeight`).
         var frameSize: (width: Int, height: Int)?
         var decodeFailures = 0
+        /// Video: freezes and frame rate of the decoded (rendered) pictures.
+        var freezes = FreezeDetector()
         var lastAudio: [Int16] = []
         var encoded: AsyncStream<EncodedFrame>.Continuation?
         var decodes = true
@@ -48,6 +52,7 @@ public final class RemoteTrack: Sendable {
     private let state = Mutex(State())
     private let continuation: AsyncStream<Frame>.Continuation
     private let keyframeNeeded: @Sendable () -> Void
+    private let clock: any MonotonicClock = SystemClock()
 
     init(info: RemoteStreamInfo, keyframeNeeded: @escaping @Sendable () -> Void) {
         self.info = info
@@ -62,6 +67,19 @@ public final class RemoteTrack: Sendable {
     /// Width and height of the last decoded video picture (W3C `frameWidth`, `frameHeight`); nil
     /// before the first one and for audio.
     public var frameSize: (width: Int, height: Int)? { state.withLock { $0.frameSize } }
+    /// Video freezes as W3C defines them (`freezeCount`, `totalFreezesDuration` in seconds), the
+    /// decoded frame rate over the last second (`framesPerSecond`) and from the first frame to
+    /// the last (`averageFramesPerSecond`); nil for audio.
+    public var videoRendering: (freezeCount: Int, totalFreezesDuration: Double, framesPerSecond: Double,
+                                averageFramesPerSecond: Double?)? {
+        guard info.kind == .video else { return nil }
+        let now = clock.now()
+        return state.withLock { state in
+            (state.freezes.freezeCount, state.freezes.totalFreezesDuration, state.freezes.framesPerSecond(at: now),
+             state.freezes.averageFramesPerSecond)
+        }
+    }
+
     /// Frames the decoder refused.
     public var decodeFailures: Int { state.withLock { $0.decodeFailures } }
     /// Audio frames made up for lost packets (Opus FEC or PLC), W3C `concealmentEvents`-like count.
@@ -128,6 +146,7 @@ public final class RemoteTrack: Sendable {
                 guard let picture = try decoder.decode(frame) else { return (nil, false) }
                 state.framesDecoded += 1
                 state.frameSize = (picture.width, picture.height)
+                state.freezes.frameRendered(at: clock.now())
                 return (picture, false)
             } catch {
                 state.decodeFailures += 1

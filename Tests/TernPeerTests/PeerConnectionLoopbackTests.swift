@@ -144,5 +144,10 @@ struct PeerConnectionLoopbackTests {
         #expect(sent.outboundRTP.first { $0.kind == "audio" }?.targetBitrate == 32_000)
         #expect(sent.outboundRTP.first { $0.kind == "video" }?.targetBitrate == 800_000)
         #expect(sent.transport.rtpPacketsDroppedByPacer == 0)
+        let videoOut = try #require(sent.outboundRTP.first { $0.kind == "video" })
+        #expect(videoOut.frameWidth == 320 && videoOut.frameHeight == 240)
+        #expect(videoOut.qualityLimitationReason == "none" && videoOut.qualityLimitationDurations?["bandwidth"] == 0)
+        let videoIn = try #require(stats.inboundRTP.first { $0.kind == "video" })
+        #expect(videoIn.freezeCount != nil && videoIn.totalFreezesDuration != nil && videoIn.framesPerSecond != nil)
     }
 }

@@ -61,3 +61,36 @@ public struct I420Frame: Sendable, Hashable {
     /// The luma sample at column `x`, row `row`.
     public func luma(x: Int, y row: Int) -> UInt8 { y[row * strideY + x] }
 }
+
+extension I420Frame {
+    /// The picture shrunk by `divisor` in each direction (each output sample the average of a
+    /// `divisor` × `divisor` block), to an even size of at least 2 × 2; itself for divisor 1.
+    /// For sending a smaller picture when the link cannot carry this one.
+    public func downscaled(by divisor: Int) -> I420Frame {
+        guard divisor > 1 else { return self }
+        let width = max(2, (width / divisor) & ~1), height = max(2, (height / divisor) & ~1)
+        var out = I420Frame(width: width, height: height)
+        Self.shrink(y, stride: strideY, into: &out.y, stride: out.strideY, width: width, height: height, divisor: divisor)
+        Self.shrink(u, stride: strideU, into: &out.u, stride: out.strideU, width: out.chromaWidth, height: out.chromaHeight,
+                    divisor: divisor)
+        Self.shrink(v, stride: strideV, into: &out.v, stride: out.strideV, width: out.chromaWidth, height: out.chromaHeight,
+                    divisor: divisor)
+        return out
+    }
+
+    private static func shrink(_ source: [UInt8], stride: Int, into target: inout [UInt8], stride targetStride: Int,
+                               width: Int, height: Int, divisor: Int) {
+        let area = divisor * divisor
+        for row in 0..<height {
+            for column in 0..<width {
+                var sum = 0
+                for dy in 0..<divisor {
+                    let base = (row * divisor + dy) * stride + column * divisor
+                    guard base + divisor <= source.count else { continue }
+                    for dx in 0..<divisor { sum += Int(source[base + dx]) }
+                }
+                target[row * targetStride + column] = UInt8(truncatingIfNeeded: sum / area)
+            }
+        }
+    }
+}

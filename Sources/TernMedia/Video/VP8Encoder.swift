@@ -45,7 +45,7 @@ public final class VP8Encoder: Sendable {
         cfg.g_error_resilient = c.errorResilient ? vpx_codec_er_flags_t(VPX_ERROR_RESILIENT_DEFAULT) : 0
         cfg.rc_end_usage = VPX_CBR
         cfg.rc_target_bitrate = UInt32(c.bitrateKbps)
-        cfg.rc_dropframe_thresh = 0      // never skip a frame: every picture yields a frame
+        cfg.rc_dropframe_thresh = c.dropsFramesToHoldBitrate ? 30 : 0
         cfg.rc_min_quantizer = 2
         cfg.rc_max_quantizer = 56
         cfg.rc_undershoot_pct = 100
@@ -65,12 +65,16 @@ public final class VP8Encoder: Sendable {
             context.deallocate()
             throw .initializationFailed(message: message)
         }
-        let cpu = tern_vp8_set_cpuused(context, Int32(clamping: c.cpuUsed))
+        var cpu = tern_vp8_set_cpuused(context, Int32(clamping: c.cpuUsed))
+        if cpu == VPX_CODEC_OK, let percent = c.maximumKeyframeBitratePercent {
+            cpu = tern_vp8_set_max_intra_bitrate_pct(context, UInt32(clamping: max(0, percent)))
+        }
         guard cpu == VPX_CODEC_OK, let image = vpx_img_alloc(nil, VPX_IMG_FMT_I420, UInt32(c.width), UInt32(c.height), 16)
         else {
             let error: VP8Error = cpu == VPX_CODEC_OK
                 ? .initializationFailed(message: "could not allocate a \(c.width)x\(c.height) I420 image")
-                : .controlRejected(setting: "cpu-used \(c.cpuUsed)", message: VP8Encoder.describe(cpu, context))
+                : .controlRejected(setting: "cpu-used \(c.cpuUsed), max intra bitrate \(c.maximumKeyframeBitratePercent.map(String.init) ?? "default")",
+                                   message: VP8Encoder.describe(cpu, context))
             vpx_codec_destroy(context)
             context.deallocate()
             throw error
@@ -103,7 +107,8 @@ public final class VP8Encoder: Sendable {
         }
     }
 
-    /// Encodes one picture. Returns nil only if libvpx produced no frame for it.
+    /// Encodes one picture. Returns nil when libvpx produced no frame for it (it skipped the
+    /// picture to hold the bitrate, `dropsFramesToHoldBitrate`).
     /// `forceKeyframe` (or an earlier `requestKeyframe()`) makes it a keyframe.
     public func encode(_ frame: I420Frame, forceKeyframe: Bool = false) throws(VP8Error) -> EncodedVideoFrame? {
         try state.withLock { (state) throws(VP8Error) -> EncodedVideoFrame? in

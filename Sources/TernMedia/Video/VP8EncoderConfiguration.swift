@@ -16,6 +16,14 @@ public struct VP8EncoderConfiguration: Sendable, Equatable {
     public var errorResilient: Bool
     /// Encoder threads.
     public var threads: Int
+    /// Let libvpx skip a picture when its rate buffer runs low (`rc_dropframe_thresh` 30, as
+    /// libwebrtc sets it) instead of overshooting the bitrate: on a constrained link fewer
+    /// frames beat a queue. Off: every picture yields a frame.
+    public var dropsFramesToHoldBitrate: Bool = false
+    /// The largest keyframe, as a percentage of the average frame at the target bitrate
+    /// (`VP8E_SET_MAX_INTRA_BITRATE_PCT`); nil: libvpx's default (no cap). libwebrtc caps it at
+    /// half its 600 ms rate buffer: 900 % at 30 frames/s.
+    public var maximumKeyframeBitratePercent: Int?
 
     /// A configuration; every field but the size has a default.
     public init(width: Int, height: Int, bitrateKbps: Int = 800, framesPerSecond: Int = 30,

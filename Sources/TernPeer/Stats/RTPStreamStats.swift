@@ -37,9 +37,17 @@ public struct OutboundRTPEntry: Sendable, Encodable {
     /// The rate the encoder is set to, bit/s (its share of the bandwidth estimate; absent for
     /// frames the application encodes itself).
     public var targetBitrate: Double?
+    /// Video through Tern's encoder: frames encoded in the last second, the size sent, and what
+    /// limits the quality (`none` or `bandwidth`) with the seconds spent in each reason.
+    public var framesPerSecond: Double?
+    public var frameWidth: Int?
+    public var frameHeight: Int?
+    public var qualityLimitationReason: String?
+    public var qualityLimitationDurations: [String: Double]?
 
     private enum Keys: String, CodingKey {
         case id, kind, mid, transportId, codecId, mediaSourceId, remoteId, rtxSsrc, nackRequestsRateLimited, targetBitrate
+        case framesPerSecond, frameWidth, frameHeight, qualityLimitationReason, qualityLimitationDurations
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -55,6 +63,11 @@ public struct OutboundRTPEntry: Sendable, Encodable {
         try c.encodeIfPresent(rtxSsrc, forKey: .rtxSsrc)
         try c.encode(nackRequestsRateLimited, forKey: .nackRequestsRateLimited)
         try c.encodeIfPresent(targetBitrate, forKey: .targetBitrate)
+        try c.encodeIfPresent(framesPerSecond, forKey: .framesPerSecond)
+        try c.encodeIfPresent(frameWidth, forKey: .frameWidth)
+        try c.encodeIfPresent(frameHeight, forKey: .frameHeight)
+        try c.encodeIfPresent(qualityLimitationReason, forKey: .qualityLimitationReason)
+        try c.encodeIfPresent(qualityLimitationDurations, forKey: .qualityLimitationDurations)
     }
 }
 
@@ -98,6 +111,10 @@ public struct InboundRTPEntry: Sendable, Encodable {
     public var framesDecoded: Int?
     public var frameWidth: Int?
     public var frameHeight: Int?
+    /// Video only: frames decoded in the last second, and freezes as W3C defines them.
+    public var framesPerSecond: Double?
+    public var freezeCount: Int?
+    public var totalFreezesDuration: Double?
     /// Video only.
     public var framesDropped: UInt64?
     public var retransmittedPacketsReceived: UInt64?
@@ -106,6 +123,7 @@ public struct InboundRTPEntry: Sendable, Encodable {
     private enum Keys: String, CodingKey {
         case id, kind, mid, transportId, codecId, nackCount, pliCount, firCount, framesReceived, framesDecoded, frameWidth, frameHeight
         case framesDropped, retransmittedPacketsReceived, retransmittedBytesReceived
+        case framesPerSecond, freezeCount, totalFreezesDuration
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -123,6 +141,9 @@ public struct InboundRTPEntry: Sendable, Encodable {
         try c.encodeIfPresent(framesDecoded, forKey: .framesDecoded)
         try c.encodeIfPresent(frameWidth, forKey: .frameWidth)
         try c.encodeIfPresent(frameHeight, forKey: .frameHeight)
+        try c.encodeIfPresent(framesPerSecond, forKey: .framesPerSecond)
+        try c.encodeIfPresent(freezeCount, forKey: .freezeCount)
+        try c.encodeIfPresent(totalFreezesDuration, forKey: .totalFreezesDuration)
         try c.encodeIfPresent(framesDropped, forKey: .framesDropped)
         try c.encodeIfPresent(retransmittedPacketsReceived, forKey: .retransmittedPacketsReceived)
         try c.encodeIfPresent(retransmittedBytesReceived, forKey: .retransmittedBytesReceived)

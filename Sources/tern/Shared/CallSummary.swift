@@ -20,6 +20,12 @@ struct CallSummary {
     var videoFramesDecoded = 0
     /// Size of the last picture decoded ("WIDTHxHEIGHT"), to compare with what the peer sent.
     var videoResolution: String?
+    /// W3C freezes of the received video and its frame rate over the call (first to last frame).
+    var videoFreezeCount: Int?
+    var videoTotalFreezesDuration: Double?
+    var videoFramesPerSecond: Double?
+    /// The sender's last bandwidth estimate (W3C `availableOutgoingBitrate`), bit/s.
+    var availableOutgoingBitrate: Double?
     var messagesReceived = 0
     var offerSDP: String?
     var answerSDP: String?
@@ -97,6 +103,7 @@ struct CallSummary {
             setupPath = sctp.establishedWithoutHandshake ? "snap" : "none"
         }
         pairRoundTripMs = stats.candidatePair?.currentRoundTripTime.map { $0 * 1000 }
+        availableOutgoingBitrate = stats.candidatePair?.availableOutgoingBitrate
         candidates = peer.iceTrace?.entries.compactMap { entry -> (local: Bool, candidate: ICECandidate)? in
             switch entry.event {
             case let .localCandidate(candidate, _): (true, candidate)
@@ -118,6 +125,11 @@ struct CallSummary {
         detectedToneHz = receiver.detectedToneHz
         videoFramesDecoded = receiver.snapshot.tracks.filter { $0.info.kind == .video }.map(\.framesDecoded).reduce(0, +)
         videoResolution = receiver.snapshot.tracks.compactMap(\.frameSize).last.map { "\($0.width)x\($0.height)" }
+        if let rendering = receiver.snapshot.tracks.compactMap(\.videoRendering).last {
+            videoFreezeCount = rendering.freezeCount
+            videoTotalFreezesDuration = rendering.totalFreezesDuration
+            videoFramesPerSecond = rendering.averageFramesPerSecond
+        }
     }
 
     /// The same figures read later, keeping the larger counts: `tern peer` samples while the call
@@ -127,6 +139,10 @@ struct CallSummary {
         result.audioPacketsReceived = max(audioPacketsReceived, later.audioPacketsReceived)
         result.videoFramesDecoded = max(videoFramesDecoded, later.videoFramesDecoded)
         result.videoResolution = later.videoResolution ?? videoResolution
+        result.videoFreezeCount = later.videoFreezeCount ?? videoFreezeCount
+        result.videoTotalFreezesDuration = later.videoTotalFreezesDuration ?? videoTotalFreezesDuration
+        result.videoFramesPerSecond = later.videoFramesPerSecond ?? videoFramesPerSecond
+        result.availableOutgoingBitrate = later.availableOutgoingBitrate ?? availableOutgoingBitrate
         result.detectedToneHz = later.detectedToneHz ?? detectedToneHz
         result.localCandidateType = later.localCandidateType ?? localCandidateType
         result.remoteCandidateType = later.remoteCandidateType ?? remoteCandidateType
@@ -169,7 +185,10 @@ struct CallSummary {
         var audio: [String: JSONValue] = ["packetsReceived": .int(audioPacketsReceived),
                                           "detectedToneHz": detectedToneHz.map { .number($0) } ?? .null]
         var video: [String: JSONValue] = ["framesDecoded": .int(videoFramesDecoded),
-                                          "resolution": videoResolution.map(JSONValue.string) ?? .null]
+                                          "resolution": videoResolution.map(JSONValue.string) ?? .null,
+                                          "freezeCount": videoFreezeCount.map { .int($0) } ?? .null,
+                                          "totalFreezesDuration": videoTotalFreezesDuration.map { .number(($0 * 1000).rounded() / 1000) } ?? .null,
+                                          "framesPerSecond": videoFramesPerSecond.map { .number(($0 * 10).rounded() / 10) } ?? .null]
         var dataChannel: [String: JSONValue] = ["messagesReceived": .int(messagesReceived)]
         if let peer {
             object["user"] = .string(peer.user)
@@ -187,6 +206,7 @@ struct CallSummary {
             object["calleeCallStates"] = .array(calleeStates.map { .string($0) })
         }
         object["media"] = .object(["audio": .object(audio), "video": .object(video)])
+        object["congestion"] = .object(["availableOutgoingBitrate": availableOutgoingBitrate.map { .number($0.rounded()) } ?? .null])
         object["dataChannel"] = .object(dataChannel)
         return .object(object)
     }

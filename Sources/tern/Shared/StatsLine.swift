@@ -118,6 +118,20 @@ enum StatsLine {
             text += " srtt \(sctpRttMs.map { String(format: "%.2f ms", $0) } ?? "-")"
             text += " retransmitted \(sctp.retransmittedChunks) chunks"
         }
+        // The sending side's bandwidth estimate and what its video encoder is set to and sends.
+        let estimate = senderReport?.candidatePair?.availableOutgoingBitrate
+        let videoOut = senderReport?.outboundRTP.first { $0.kind == "video" }
+        if let estimate {
+            text += " | bwe \(sender.name) \(Int(estimate / 1000)) kbit/s"
+            if let videoOut, let target = videoOut.targetBitrate {
+                text += ", video \(Int(target / 1000)) kbit/s"
+                if let width = videoOut.frameWidth, let height = videoOut.frameHeight { text += " \(width)x\(height)" }
+                if let reason = videoOut.qualityLimitationReason, reason != "none" { text += " (limited: \(reason))" }
+            }
+        }
+        if let freezes = video?.freezeCount, freezes > 0 {
+            text += " | \(freezes) freezes \(String(format: "%.1f s", video?.totalFreezesDuration ?? 0))"
+        }
         let received = report.inboundRTP.map { Int($0.counters.bytesReceived) }.reduce(0, +)
         let sent = senderReport?.outboundRTP.map { Int($0.counters.bytesSent) }.reduce(0, +) ?? 0
         defer { previous = Totals(received: received, sent: sent, framesDecoded: framesDecoded) }
@@ -140,6 +154,12 @@ enum StatsLine {
             "sctpCongestionWindow": sctp.map { .int($0.congestionWindow) } ?? .null,
             "sctpSmoothedRttMs": sctpRttMs.map { .number($0) } ?? .null,
             "sctpRetransmittedChunks": sctp.map { .int($0.retransmittedChunks) } ?? .null,
+            "availableOutgoingBitrate": estimate.map { .number($0) } ?? .null,
+            "videoTargetBitrate": videoOut?.targetBitrate.map { .number($0) } ?? .null,
+            "videoFrameWidthSent": videoOut?.frameWidth.map { .int($0) } ?? .null,
+            "videoFrameHeightSent": videoOut?.frameHeight.map { .int($0) } ?? .null,
+            "qualityLimitationReason": videoOut?.qualityLimitationReason.map { .string($0) } ?? .null,
+            "videoFreezeCount": video?.freezeCount.map { .int($0) } ?? .null,
         ])
         return sample
     }

@@ -1,0 +1,52 @@
+import TernCore
+
+/// Which fraction of the camera's picture the video encoder gets, from the bitrate its share of
+/// the bandwidth estimate allows: a picture too large for its bitrate is blocky and, on a slow
+/// link, its keyframes alone fill the queue, so the picture shrinks (by 2, then 4 in each
+/// direction) when the bitrate falls below what its size needs, and grows back when the bitrate
+/// has room for the larger size again (W3C `degradationPreference` "balanced" steps resolution;
+/// libvpx's frame dropping takes care of the frame rate). Sans-I/O: rate, source size and time
+/// in, a divisor out.
+///
+/// What a size needs: 0.5 kbit/s per thousand pixels at 30 frames/s (640×480: 154 kbit/s,
+/// 320×240: 38 kbit/s), about where libwebrtc's minimum bitrates per resolution sit. Growing
+/// back needs 1.5 × that of the larger size and 5 s since the last change, so an estimate that
+/// oscillates does not flip the size (each change costs a keyframe).
+struct ResolutionLadder {
+    /// Each step halves width and height.
+    static let divisors = [1, 2, 4]
+    /// No step goes below this width (a smaller picture is not worth sending).
+    static let minimumWidth = 160
+    static let holdBeforeGrowing: Duration = .seconds(5)
+
+    private(set) var divisor = 1
+    private var lastChange: Instant?
+
+    /// kbit/s a picture of this size needs at 30 frames/s.
+    static func neededKbps(width: Int, height: Int) -> Double {
+        Double(width * height) * 0.5 / 1000
+    }
+
+    /// The divisor for a `width` × `height` source at `targetKbps`, at `now`.
+    mutating func update(targetKbps: Int, width: Int, height: Int, now: Instant) -> Int {
+        let target = Double(targetKbps)
+        guard let index = Self.divisors.firstIndex(of: divisor) else { return divisor }
+        if index + 1 < Self.divisors.count {
+            let next = Self.divisors[index + 1]
+            if target < Self.neededKbps(width: width / divisor, height: height / divisor), width / next >= Self.minimumWidth {
+                divisor = next
+                lastChange = now
+                return divisor
+            }
+        }
+        if index > 0 {
+            let larger = Self.divisors[index - 1]
+            let held = lastChange.map { now - $0 >= Self.holdBeforeGrowing } ?? true
+            if held, target >= 1.5 * Self.neededKbps(width: width / larger, height: height / larger) {
+                divisor = larger
+                lastChange = now
+            }
+        }
+        return divisor
+    }
+}
