@@ -27,7 +27,42 @@ extension MediaEngine {
         }
         sender.lastSentAt = now
         senders[ssrc] = sender
+        if paddingStreamSSRC != nil, !bandwidth.probes.hasStarted {
+            bandwidth.mediaStarted(now: now, probingStartRate: Self.probingStartRate)
+        }
         return true
+    }
+
+    /// Where probing starts when the path can be probed (libwebrtc's default start rate).
+    static let probingStartRate = 300_000.0
+    /// Padding per probe packet (RTP padding's 255-byte maximum) and its size on the wire with
+    /// the RTP header, extensions and the SRTP tag.
+    static let probePaddingSize = 255
+    static let probePaddingWireBytes = 255 + 48
+
+    /// The video stream probes pad on: one with RTX (padding-only RTX packets, which receivers
+    /// count and drop) and transport-wide numbers (so the padding is fed back). Nil: no probing.
+    var paddingStreamSSRC: UInt32? {
+        senders.keys.sorted().first { ssrc in
+            guard let sender = senders[ssrc] else { return false }
+            return sender.isActive && sender.history.rtx != nil && sender.configuration.transportCCExtensionID != nil
+        }
+    }
+
+    /// A padding-only RTX packet for a probe, numbered as it leaves.
+    private mutating func makeProbePadding() -> PacedRTP? {
+        guard let ssrc = paddingStreamSSRC, var sender = senders[ssrc], var rtx = sender.history.rtx,
+              let id = sender.configuration.transportCCExtensionID else { return nil }
+        var elements: [RTPHeaderExtensionElement] = []
+        if let mid = sender.configuration.midExtensionID {
+            elements.append(RTPHeaderExtensionElement(id: mid, value: Array(sender.configuration.mid.utf8)))
+        }
+        elements.append(RTPHeaderExtensionElement(id: id, value: [0, 0]))
+        let packet = rtx.padding(size: Self.probePaddingSize, timestamp: sender.lastRTPTimestamp,
+                                 headerExtension: RTPHeaderExtension(elements: elements))
+        sender.history.rtx = rtx
+        senders[ssrc] = sender
+        return PacedRTP(bytes: Self.serialize(packet), transportSequenceOffset: packet.serializedOffset(ofExtensionElement: id))
     }
 
     /// Queues a retransmission (it leaves before new video), numbered afresh for the bandwidth
@@ -63,21 +98,35 @@ extension MediaEngine {
     /// Room for any SRTP trailer SRTPSession appends (at most 20 bytes) with a wide margin.
     static let srtpTrailerRoom = 144
 
-    /// The RTP packets the pacer lets go at `now` (at 2.5 × the bandwidth estimate), each
-    /// given its transport-wide sequence number and send time as it leaves.
+    /// The RTP packets the pacer lets go at `now` (at 2.5 × the bandwidth estimate, or a probe
+    /// cluster's rate while one runs), each given its transport-wide sequence number and send
+    /// time as it leaves; probe padding is built here.
     mutating func takeQueuedRTP(now: Instant) -> [[UInt8]] {
+        let canPad = paddingStreamSSRC != nil
+        for cluster in bandwidth.takeProbeClusters() where canPad { pacer.startProbe(cluster) }
         pacer.setTargetRate(bandwidth.targetRate)
-        var out = pacer.poll(now: now)
+        let out = pacer.poll(now: now, paddingPacketBytes: canPad ? Self.probePaddingWireBytes : 0)
         guard !out.isEmpty else { return [] }
         var packets: [[UInt8]] = []
         packets.reserveCapacity(out.count)
-        for index in out.indices {
-            if let offset = out[index].transportSequenceOffset, offset + 1 < out[index].bytes.count {
-                let sequence = bandwidth.packetSent(size: out[index].bytes.count + 16, now: now)
-                out[index].bytes[offset] = UInt8(sequence >> 8)
-                out[index].bytes[offset + 1] = UInt8(truncatingIfNeeded: sequence)
+        for item in out {
+            var paced: PacedRTP, cluster: Int?
+            switch item {
+            case let .packet(packet, probeCluster):
+                paced = packet
+                cluster = probeCluster
+            case let .padding(_, probeCluster):
+                guard let padding = makeProbePadding() else { continue }
+                paced = padding
+                cluster = probeCluster
+                probePaddingPacketsSent += 1
             }
-            packets.append(out[index].bytes)
+            if let offset = paced.transportSequenceOffset, offset + 1 < paced.bytes.count {
+                let sequence = bandwidth.packetSent(size: paced.bytes.count + 16, now: now, probeCluster: cluster)
+                paced.bytes[offset] = UInt8(sequence >> 8)
+                paced.bytes[offset + 1] = UInt8(truncatingIfNeeded: sequence)
+            }
+            packets.append(paced.bytes)
         }
         return packets
     }

@@ -21,6 +21,8 @@ struct MediaEngine {
     var pacer: Pacer<PacedRTP>
     /// RTP packets the pacer refused (its queue full).
     var packetsDroppedByPacer = 0
+    /// Padding-only RTX packets sent to probe the path.
+    var probePaddingPacketsSent = 0
     var queuedRTCP: [[UInt8]] = []
     /// Packets no receive configuration claimed, or that failed to parse.
     var unroutablePackets = 0

@@ -228,6 +228,11 @@ public final class RTPSender: Sendable {
         }
         let (sent, estimate) = driver.perform { core, now -> (Bool, Double) in
             let estimate = core.media.bandwidth.targetRate
+            if kind == .video {
+                // Recovery probes run while the estimate holds this encoder below its rate.
+                let share = BitrateAllocation(target: estimate, audioBitrate: audioBitrate, videoBitrateKbps: videoBitrateKbps)
+                core.media.bandwidth.encodersLimited = share.videoKbps < videoBitrateKbps
+            }
             guard core.dtlsState == .connected, core.media.send(units, ssrc: ssrc, now: now) else {
                 if kind == .audio, core.dtlsState == .new || core.dtlsState == .connecting { hold(units) }
                 return (false, estimate)

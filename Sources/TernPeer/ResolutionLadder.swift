@@ -10,17 +10,23 @@ import TernCore
 ///
 /// What a size needs: 0.5 kbit/s per thousand pixels at 30 frames/s (640×480: 154 kbit/s,
 /// 320×240: 38 kbit/s), about where libwebrtc's minimum bitrates per resolution sit. Growing
-/// back needs 1.5 × that of the larger size and 5 s since the last change, so an estimate that
-/// oscillates does not flip the size (each change costs a keyframe).
+/// back needs 2.5 × that of the larger size (640×480: 384 kbit/s, near the bitrate libwebrtc
+/// wants before it sends that size) for 5 s without a break, and 5 s since the last change, so
+/// an estimate that oscillates (or jumps on a probe that a shaper's burst let through) does not
+/// flip the size (each change costs a keyframe, and a larger picture at the
+/// edge of its bitrate brings a queue back).
 struct ResolutionLadder {
     /// Each step halves width and height.
     static let divisors = [1, 2, 4]
     /// No step goes below this width (a smaller picture is not worth sending).
     static let minimumWidth = 160
     static let holdBeforeGrowing: Duration = .seconds(5)
+    static let growthFactor = 2.5
 
     private(set) var divisor = 1
     private var lastChange: Instant?
+    /// Since when the bitrate has had room for the larger size without a break.
+    private var roomSince: Instant?
 
     /// kbit/s a picture of this size needs at 30 frames/s.
     static func neededKbps(width: Int, height: Int) -> Double {
@@ -41,10 +47,17 @@ struct ResolutionLadder {
         }
         if index > 0 {
             let larger = Self.divisors[index - 1]
+            guard target >= Self.growthFactor * Self.neededKbps(width: width / larger, height: height / larger) else {
+                roomSince = nil
+                return divisor
+            }
+            let since = roomSince ?? now
+            roomSince = since
             let held = lastChange.map { now - $0 >= Self.holdBeforeGrowing } ?? true
-            if held, target >= 1.5 * Self.neededKbps(width: width / larger, height: height / larger) {
+            if held, now - since >= Self.holdBeforeGrowing {
                 divisor = larger
                 lastChange = now
+                roomSince = nil
             }
         }
         return divisor

@@ -18,13 +18,17 @@ import TernCore
         #expect(small.update(targetKbps: 10, width: 320, height: 240, now: Self.at(1)) == 2, "not under 160 wide")
     }
 
-    @Test("grows back only with 1.5x the larger size's need, and not within 5 s of the last change")
+    @Test("grows back only with 2.5x the larger size's need held for 5 s without a break, and not within 5 s of the last change")
     func growsBackWithHysteresis() {
         var ladder = ResolutionLadder()
         _ = ladder.update(targetKbps: 100, width: 640, height: 480, now: Self.at(0))
         #expect(ladder.divisor == 2)
-        #expect(ladder.update(targetKbps: 200, width: 640, height: 480, now: Self.at(10)) == 2, "200 < 1.5 × 154")
         #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(3)) == 2, "within 5 s of the change")
-        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(11)) == 1)
+        #expect(ladder.update(targetKbps: 300, width: 640, height: 480, now: Self.at(10)) == 2, "300 < 2.5 × 154")
+        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(11)) == 2, "room for 0 s (since 11 s)")
+        #expect(ladder.update(targetKbps: 300, width: 640, height: 480, now: Self.at(13)) == 2, "the room broke off")
+        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(14)) == 2)
+        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(18)) == 2, "4 s of room")
+        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(19)) == 1, "5 s of room without a break")
     }
 }

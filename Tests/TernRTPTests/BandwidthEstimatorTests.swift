@@ -39,6 +39,74 @@ struct BandwidthEstimatorTests {
         #expect(after.queueMs < 400, "queue \(after.queueMs) ms")
     }
 
+    @Test("probing: a call starting at 300 kbit/s on a 2.5 Mbit/s path that wants 2 Mbit/s gets there within 2 s; without probes it would take ~25 s")
+    func probesFindTheCapacityAtStart() {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 2_500_000, bufferBytes: 150_000, delay: .milliseconds(25)),
+            configuration: BandwidthEstimator.Configuration(startRate: 2_200_000, minimumRate: 30_000, maximumRate: 4_400_000))
+        scenario.mediaWants = 2_000_000
+        scenario.run(for: .milliseconds(100))
+        #expect(scenario.estimator.targetRate <= 300_000, "starts at the probing start rate, not the configured one")
+        scenario.run(for: .milliseconds(1_900))
+        #expect(scenario.estimator.targetRate >= 1_600_000, "2 s in: \(Int(scenario.estimator.targetRate)) bit/s; \(scenario.samples(every: 1))")
+        #expect(!scenario.estimator.probeResults.isEmpty && scenario.paddingPackets > 0)
+        scenario.run(for: .seconds(8))
+        #expect(scenario.mean(after: 5).queueMs < 60, "no standing queue once there: \(scenario.samples(every: 1))")
+    }
+
+    @Test("probing on a 300 kbit/s shaper with a 16 KiB token bucket (the lab's TBF): the bucket lets clusters through at line rate, yet the queue is gone within 3 s")
+    func probesThroughATokenBucketDoNotFloodIt() {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 300_000, bufferBytes: 3_750, delay: .milliseconds(25), burstBytes: 16_384),
+            configuration: BandwidthEstimator.Configuration(startRate: 1_000_000, minimumRate: 30_000, maximumRate: 2_000_000))
+        scenario.mediaWants = 900_000
+        scenario.run(for: .seconds(20))
+        let peak = scenario.trace.map(\.target).max() ?? 0
+        #expect(peak < 1_300_000, "peak estimate \(Int(peak)) bit/s on a 300 kbit/s link: \(scenario.samples(every: 1))")
+        let settled = scenario.mean(after: 3)
+        #expect(settled.target < 450_000 && settled.queueMs < 60, "after 3 s: \(Int(settled.target)) bit/s, queue \(settled.queueMs) ms: \(scenario.samples(every: 1))")
+    }
+
+    @Test("probing after a large drop: cross traffic takes 80 % of a 1 Mbit/s link for 10 s, then leaves: the estimate is back to 80 % within 8 s (8 %/s alone would take ~18 s)")
+    func probesRecoverAfterALargeDrop() {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 1_000_000, bufferBytes: 60_000, delay: .milliseconds(25)),
+            configuration: BandwidthEstimator.Configuration(startRate: 900_000, minimumRate: 30_000, maximumRate: 1_800_000))
+        scenario.mediaWants = 900_000
+        scenario.run(for: .seconds(15))
+        let before = scenario.estimator.targetRate
+        #expect(before > 700_000, "settled at \(Int(before))")
+        scenario.link.rate = 200_000  // what the cross traffic leaves
+        scenario.run(for: .seconds(10))
+        #expect(scenario.estimator.targetRate < 300_000, "during: \(Int(scenario.estimator.targetRate))")
+        scenario.link.rate = 1_000_000
+        var reached: Double?
+        for tenth in 1...100 {
+            scenario.run(for: .milliseconds(100))
+            if reached == nil, scenario.estimator.targetRate >= 0.8 * before { reached = Double(tenth) / 10 }
+        }
+        #expect((reached ?? 99) <= 8, "back to 80 % after \(reached ?? -1) s: \(scenario.samples(every: 1))")
+    }
+
+    @Test("without a large drop, a step up is found by the 8 %/s increase, not by probes (a shaper's bucket would fool them): 500 kbit/s to 2.5 Mbit/s, 80 % of what the encoder wants within 20 s")
+    func probesFindTheCapacityAfterAStepUp() {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 500_000, bufferBytes: 30_000, delay: .milliseconds(25)),
+            configuration: BandwidthEstimator.Configuration(startRate: 2_200_000, minimumRate: 30_000, maximumRate: 4_400_000))
+        scenario.mediaWants = 2_000_000
+        scenario.run(for: .seconds(20))
+        #expect(scenario.estimator.targetRate < 700_000, "on 500 kbit/s: \(Int(scenario.estimator.targetRate))")
+        scenario.link.rate = 2_500_000
+        scenario.link.bufferBytes = 150_000
+        var reached: Double?
+        for tenth in 1...250 {
+            scenario.run(for: .milliseconds(100))
+            if reached == nil, scenario.estimator.targetRate >= 0.8 * 2_000_000 { reached = Double(tenth) / 10 }
+        }
+        let seconds = try? #require(reached, "never reached 1.6 Mbit/s: \(scenario.samples(every: 1))")
+        #expect((seconds ?? 99) <= 20, "reached 80 % after \(seconds ?? -1) s")
+    }
+
     @Test("20 % random loss with no queueing: the loss-based bound brings the target down")
     func lossBringsTheRateDown() {
         var scenario = CongestionScenario(

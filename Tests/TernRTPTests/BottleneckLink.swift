@@ -3,20 +3,35 @@ import TernRTP
 
 /// A drop-tail bottleneck in virtual time: a link of `rate` bits per second behind a buffer of
 /// `bufferBytes`, then `delay` of propagation — what the network lab's TBF and delayer build.
+/// With `burstBytes`, a token bucket as TBF keeps one: while it holds tokens, packets pass at
+/// line rate (the lab's TBF has 16 KiB of burst, 437 ms at 300 kbit/s).
 struct BottleneckLink {
     var rate: Double
     var bufferBytes: Int
     var delay: Duration
+    var burstBytes = 0
     private var busyUntil = Instant.zero
+    private var tokens = 0.0
+    private var tokensAt = Instant.zero
 
-    init(rate: Double, bufferBytes: Int, delay: Duration) {
+    init(rate: Double, bufferBytes: Int, delay: Duration, burstBytes: Int = 0) {
         self.rate = rate
         self.bufferBytes = bufferBytes
         self.delay = delay
+        self.burstBytes = burstBytes
+        tokens = Double(burstBytes)
     }
 
     /// When a packet of `size` bytes offered at `now` arrives; nil when the buffer is full.
     mutating func send(size: Int, now: Instant) -> Instant? {
+        if burstBytes > 0 {
+            tokens = min(Double(burstBytes), tokens + (now - tokensAt).seconds * rate / 8)
+            tokensAt = now
+            if busyUntil <= now, tokens >= Double(size) {
+                tokens -= Double(size)
+                return now + delay
+            }
+        }
         let start = max(now, busyUntil)
         let queued = (start - now).seconds * rate / 8
         guard queued + Double(size) <= Double(bufferBytes) else { return nil }
@@ -43,6 +58,13 @@ struct CongestionScenario {
     private var budget = 0.0
     private var nextFeedback = Instant.zero + .milliseconds(100)
     var extraLoss: (UInt64) -> Bool = { _ in false }
+    /// With a value: the sender is an encoder that wants this many bits per second (it sends
+    /// the lower of that and the target) behind Tern's `Pacer`, which runs the estimator's probe
+    /// clusters with 300-byte padding packets.
+    var mediaWants: Double?
+    private var pacer = Pacer<Int>(targetRate: 300_000)
+    /// Padding packets sent for probes.
+    private(set) var paddingPackets = 0
     private var sent: UInt64 = 0
     /// Target and queue delay, every 100 ms.
     private(set) var trace: [(time: Double, target: Double, queueMs: Double)] = []
@@ -56,13 +78,17 @@ struct CongestionScenario {
         let end = now + duration
         while now < end {
             now += .milliseconds(1)
-            // Send at the target: 1,200-byte packets as the budget allows.
-            budget += estimator.targetRate / 8 / 1000
-            while budget >= 1_200 {
-                budget -= 1_200
-                let sequence = estimator.packetSent(size: 1_200, now: now)
-                sent += 1
-                if !extraLoss(sent), let arrival = link.send(size: 1_200, now: now) { inFlight.append((arrival, sequence)) }
+            if let wants = mediaWants {
+                sendPaced(wants: wants)
+            } else {
+                // Send at the target: 1,200-byte packets as the budget allows.
+                budget += estimator.targetRate / 8 / 1000
+                while budget >= 1_200 {
+                    budget -= 1_200
+                    let sequence = estimator.packetSent(size: 1_200, now: now)
+                    sent += 1
+                    if !extraLoss(sent), let arrival = link.send(size: 1_200, now: now) { inFlight.append((arrival, sequence)) }
+                }
             }
             // Arrivals, recorded by the receiver.
             while let first = inFlight.first, first.0 <= now {
@@ -82,6 +108,32 @@ struct CongestionScenario {
                 returning.removeFirst()
                 estimator.handle(first.1, now: now)
             }
+        }
+    }
+
+    /// An encoder at min(wants, target) into the pacer; the pacer's output (and probe padding)
+    /// onto the link.
+    private mutating func sendPaced(wants: Double) {
+        if sent == 0 { estimator.mediaStarted(now: now, probingStartRate: 300_000) }
+        estimator.encodersLimited = estimator.targetRate < wants
+        budget += min(wants, estimator.targetRate) / 8 / 1000
+        while budget >= 1_200 {
+            budget -= 1_200
+            pacer.enqueue(1_200, size: 1_200, priority: .video, now: now)
+        }
+        for cluster in estimator.takeProbeClusters() { pacer.startProbe(cluster) }
+        pacer.setTargetRate(estimator.targetRate)
+        for item in pacer.poll(now: now, paddingPacketBytes: 300) {
+            let (size, cluster): (Int, Int?)
+            switch item {
+            case let .packet(bytes, probeCluster): (size, cluster) = (bytes, probeCluster)
+            case let .padding(bytes, probeCluster):
+                (size, cluster) = (bytes, probeCluster)
+                paddingPackets += 1
+            }
+            let sequence = estimator.packetSent(size: size, now: now, probeCluster: cluster)
+            sent += 1
+            if !extraLoss(sent), let arrival = link.send(size: size, now: now) { inFlight.append((arrival, sequence)) }
         }
     }
 

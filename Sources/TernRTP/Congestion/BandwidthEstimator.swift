@@ -25,6 +25,19 @@ public struct BandwidthEstimator: Sendable {
     public private(set) var lossBased: LossBasedEstimator
     /// The peer's last REMB (RFC draft-alvestrand-rmcat-remb), bits per second, if any.
     public private(set) var remoteEstimate: Double?
+    /// When to probe (`ProbeController`) and what the probes found (`ProbeRateEstimator`).
+    public private(set) var probes: ProbeController
+    public private(set) var probeRates = ProbeRateEstimator()
+    private var pendingProbes: [ProbeCluster] = []
+    /// Probe results taken, bits per second, the last 16 (for stats and tests).
+    public private(set) var probeResults: [Double] = []
+    /// Set by the sender while its encoders want more than the target gives them: recovery
+    /// probes run only then.
+    public var encodersLimited = false
+    /// What the path delivered, sampled with each feedback over the last `deliveredPeakWindow`
+    /// (at most 1,024 samples): a recovery probe runs when the estimate has fallen far below it.
+    private var deliveredSamples: [(at: Instant, rate: Double)] = []
+    static let deliveredPeakWindow: Duration = .seconds(30)
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -32,6 +45,25 @@ public struct BandwidthEstimator: Sendable {
                                          maximumRate: configuration.maximumRate)
         lossBased = LossBasedEstimator(startRate: configuration.startRate, minimumRate: configuration.minimumRate,
                                        maximumRate: configuration.maximumRate)
+        probes = ProbeController(maximumRate: configuration.maximumRate)
+    }
+
+    /// Media started on a path that can be probed (padding can be sent and is fed back): the
+    /// estimate starts at `probingStartRate` if that is lower (libwebrtc starts at 300 kbit/s)
+    /// and the first probe clusters (3 × and 6 × it) go out to find the path's capacity.
+    public mutating func mediaStarted(now: Instant, probingStartRate: Double) {
+        guard !probes.hasStarted else { return }
+        if probingStartRate < targetRate {
+            delayBased.cap(at: probingStartRate)
+            lossBased.follow(probingStartRate / 1.5)
+        }
+        pendingProbes += probes.start(startRate: targetRate, now: now)
+    }
+
+    /// Probe clusters to send now (for the pacer), once each.
+    public mutating func takeProbeClusters() -> [ProbeCluster] {
+        defer { pendingProbes = [] }
+        return pendingProbes
     }
 
     /// The rate to send at now, bits per second.
@@ -46,8 +78,9 @@ public struct BandwidthEstimator: Sendable {
 
     /// Numbers a packet about to leave (`size` bytes on the wire): the value of its
     /// transport-wide sequence number header extension.
-    public mutating func packetSent(size: Int, now: Instant) -> UInt16 {
-        history.record(size: size, now: now)
+    public mutating func packetSent(size: Int, now: Instant, probeCluster: Int? = nil) -> UInt16 {
+        if let probeCluster { probeRates.sent(sequence: history.nextUnwrappedSequence, cluster: probeCluster) }
+        return history.record(size: size, now: now)
     }
 
     /// A transport-wide feedback packet arrived; returns the new target.
@@ -56,7 +89,22 @@ public struct BandwidthEstimator: Sendable {
         let packets = history.feedback(for: feedback)
         delayBased.update(packets, now: now)
         lossBased.update(packets, now: now)
+        for (cluster, measured) in probeRates.update(packets) {
+            delayBased.probed(measured, now: now)
+            lossBased.probed(measured)
+            probeResults.append(measured)
+            if probeResults.count > 16 { probeResults.removeFirst() }
+            // The next cluster goes from what was taken, not what the cluster claimed.
+            pendingProbes += probes.probeResult(cluster: cluster, measured: measured, applied: delayBased.rate, now: now)
+        }
         lossBased.follow(delayBased.rate)
+        if let delivered = delayBased.acknowledgedRate {
+            deliveredSamples.append((now, delivered))
+            deliveredSamples.removeAll { now - $0.at > Self.deliveredPeakWindow }
+            if deliveredSamples.count > 1_024 { deliveredSamples.removeFirst(deliveredSamples.count - 1_024) }
+        }
+        pendingProbes += probes.check(estimate: targetRate, deliveredPeak: deliveredSamples.map(\.rate).max(),
+                                      limited: encodersLimited, overusing: delayBased.usage == .overusing, now: now)
         return targetRate
     }
 

@@ -81,6 +81,18 @@ public struct DelayBasedEstimator: Sendable {
         return rate
     }
 
+    /// A probe cluster measured `measured` bits per second through the path: the estimate jumps
+    /// towards it unless the path is queueing (libwebrtc's delay-based estimate takes probe
+    /// results), at most to twice what the path has delivered lately — a shaper's token bucket
+    /// lets a short cluster through at line rate, and a jump to that would flood it; a path that
+    /// really has the room passes the next, higher cluster too.
+    public mutating func probed(_ measured: Double, now: Instant) {
+        guard usage != .overusing else { return }
+        let bound = 2 * max(acknowledgedRate ?? rate, rate / 2)
+        rate = min(maximumRate, max(rate, min(measured, bound)))
+        lastIncrease = now
+    }
+
     /// Caps the rate (a loss-based bound or the peer's REMB).
     public mutating func cap(at bound: Double) {
         rate = min(rate, max(minimumRate, bound))

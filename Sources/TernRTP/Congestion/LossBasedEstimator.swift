@@ -38,6 +38,11 @@ public struct LossBasedEstimator: Sendable {
         return rate
     }
 
+    /// A probe cluster got `measured` through: the bound makes room for it.
+    public mutating func probed(_ measured: Double) {
+        rate = min(maximumRate, max(rate, measured))
+    }
+
     /// Keeps the bound near the rate actually used, so it can cut from there (not from far above).
     public mutating func follow(_ target: Double) {
         rate = min(rate, max(target * 1.5, minimumRate))

@@ -11,6 +11,10 @@ public import TernCore
 /// rate. Nothing is saved while the queues are empty; while packets wait, a late poll may catch
 /// up on at most `maximumBurst` of sending.
 ///
+/// Probing (`startProbe`): while a `ProbeCluster` runs, packets leave at the cluster's rate
+/// instead, each tagged with the cluster, and where no media waits the pacer asks for padding
+/// (`Output.padding`) until the cluster's bytes are sent.
+///
 /// Bounded: at most `maximumQueuedPackets` wait (beyond that a new packet is dropped and
 /// counted); when what waits would not have left `maximumQueueTime` after the oldest of it was
 /// queued, the rate rises so that it does (libwebrtc's queue time limit: a stale queue is worse
@@ -43,6 +47,13 @@ public struct Pacer<Packet: Sendable>: Sendable {
         }
     }
 
+    /// What may leave now: a queued packet, or padding the caller builds (`bytes` on the wire,
+    /// RTP header included); with the probe cluster it belongs to, if any.
+    public enum Output: Sendable {
+        case packet(Packet, probeCluster: Int?)
+        case padding(bytes: Int, probeCluster: Int)
+    }
+
     private struct Queued: Sendable {
         var packet: Packet
         var size: Int
@@ -64,6 +75,10 @@ public struct Pacer<Packet: Sendable>: Sendable {
     public private(set) var queuedBytes = 0
     /// Packets dropped because `maximumQueuedPackets` were already waiting.
     public private(set) var droppedPackets = 0
+    /// Probe clusters to run, the first one running; at most 8 wait.
+    private var probes: [(cluster: ProbeCluster, remaining: Int, packetsLeft: Int)] = []
+    /// Padding bytes sent for probes.
+    public private(set) var paddingBytesSent = 0
 
     /// A pacer for `targetRate` bits per second.
     public init(targetRate: Double, configuration: Configuration = Configuration()) {
@@ -91,25 +106,61 @@ public struct Pacer<Packet: Sendable>: Sendable {
         return true
     }
 
-    /// The packets that may leave at `now`, in the order to send them.
+    /// Runs `cluster` after the ones already waiting.
+    public mutating func startProbe(_ cluster: ProbeCluster) {
+        guard probes.count < 8 else { return }
+        if probes.isEmpty { budget = max(budget, 0) }
+        probes.append((cluster, cluster.bytes, ProbeCluster.minimumPackets))
+    }
+
+    /// True while a probe cluster runs or waits.
+    public var isProbing: Bool { !probes.isEmpty }
+
+    /// The packets that may leave at `now`, in the order to send them (no probing: padding is
+    /// never asked for).
     public mutating func poll(now: Instant) -> [Packet] {
+        poll(now: now, paddingPacketBytes: 0).compactMap { if case let .packet(packet, _) = $0 { packet } else { nil } }
+    }
+
+    /// What may leave at `now`: queued packets, and while a probe runs with nothing queued,
+    /// padding requests of `paddingPacketBytes` each (0: none).
+    public mutating func poll(now: Instant, paddingPacketBytes: Int) -> [Output] {
         refill(now: now)
-        var out: [Packet] = []
-        while budget >= 0, let queue = firstNonEmptyQueue {
-            let next = queues[queue][heads[queue]]
-            heads[queue] += 1
-            queuedBytes -= next.size
-            budget -= Double(next.size)
-            out.append(next.packet)
-            compact(queue)
+        var out: [Output] = []
+        while budget >= 0 {
+            let cluster = probes.first?.cluster.id
+            if let queue = firstNonEmptyQueue {
+                let next = queues[queue][heads[queue]]
+                heads[queue] += 1
+                queuedBytes -= next.size
+                budget -= Double(next.size)
+                out.append(.packet(next.packet, probeCluster: cluster))
+                compact(queue)
+                probeSent(next.size)
+            } else if let cluster, paddingPacketBytes > 0 {
+                budget -= Double(paddingPacketBytes)
+                paddingBytesSent += paddingPacketBytes
+                out.append(.padding(bytes: paddingPacketBytes, probeCluster: cluster))
+                probeSent(paddingPacketBytes)
+            } else {
+                break
+            }
         }
-        idle = firstNonEmptyQueue == nil
+        idle = firstNonEmptyQueue == nil && probes.isEmpty
         return out
+    }
+
+    private mutating func probeSent(_ bytes: Int) {
+        guard !probes.isEmpty else { return }
+        probes[0].remaining -= bytes
+        probes[0].packetsLeft -= 1
+        if probes[0].remaining <= 0, probes[0].packetsLeft <= 0 { probes.removeFirst() }
     }
 
     /// When the next waiting packet may leave (nil when nothing waits).
     public var nextTimeout: Instant? {
-        guard firstNonEmptyQueue != nil, let lastUpdate else { return firstNonEmptyQueue == nil ? nil : .zero }
+        let waiting = firstNonEmptyQueue != nil || !probes.isEmpty
+        guard waiting, let lastUpdate else { return waiting ? .zero : nil }
         guard budget < 0 else { return lastUpdate }
         return lastUpdate + .nanoseconds(Int64((-budget * 8 / effectiveRate(now: lastUpdate) * 1e9).rounded(.up)))
     }
@@ -119,12 +170,14 @@ public struct Pacer<Packet: Sendable>: Sendable {
         queues = Array(repeating: [], count: Priority.allCases.count)
         heads = Array(repeating: 0, count: Priority.allCases.count)
         queuedBytes = 0
+        probes = []
         idle = true
     }
 
     /// The pacing rate, raised when what waits would otherwise leave later than
     /// `maximumQueueTime` after the oldest of it was queued.
     private func effectiveRate(now: Instant) -> Double {
+        if let probe = probes.first { return max(probe.cluster.rate, 1) }
         guard let oldest = queues.indices.compactMap({ heads[$0] < queues[$0].count ? queues[$0][heads[$0]].queuedAt : nil }).min()
         else { return pacingRate }
         let remaining = max((configuration.maximumQueueTime - (now - oldest)).seconds, 0.01)

@@ -43,6 +43,9 @@ public struct SentPacketHistory: Sendable {
         ring = Array(repeating: (.zero, 0), count: self.capacity)
     }
 
+    /// The unwrapped sequence number `record` gives the next packet.
+    public var nextUnwrappedSequence: Int64 { next }
+
     /// The number `record` gives the next packet (the header extension's 16 bits).
     public var nextSequenceNumber: UInt16 { UInt16(truncatingIfNeeded: next) }
 

@@ -38,4 +38,14 @@ public struct RTXEncoder: Sendable {
         nextSequenceNumber &+= 1
         return packet
     }
+
+    /// A padding-only packet on the RTX stream (RFC 4588 allows them; libwebrtc probes the path
+    /// with them): no payload, `paddingSize` bytes of RTP padding (1…255, RFC 3550 §5.1), the
+    /// media stream's current `timestamp` and `headerExtension`. A receiver counts and drops it.
+    public mutating func padding(size paddingSize: Int, timestamp: UInt32, headerExtension: RTPHeaderExtension?) -> RTPPacket {
+        let packet = RTPPacket(payloadType: payloadType, sequenceNumber: nextSequenceNumber, timestamp: timestamp, ssrc: ssrc,
+                               headerExtension: headerExtension, paddingSize: UInt8(clamping: min(max(paddingSize, 1), 255)))
+        nextSequenceNumber &+= 1
+        return packet
+    }
 }

@@ -1,0 +1,95 @@
+public import TernCore
+
+/// A burst sent at a chosen rate to see whether the path carries it (libwebrtc's probe cluster):
+/// `bytes` at `rate` bits per second, padding where media does not fill it; the feedback on its
+/// packets says what arrived how fast (`ProbeRateEstimator`).
+public struct ProbeCluster: Sendable, Equatable {
+    public var id: Int
+    /// Bits per second to send the cluster at.
+    public var rate: Double
+    /// Bytes the cluster carries: 15 ms at `rate`, at least 5 padding packets' worth (and at
+    /// least `minimumPackets` packets, whatever their size).
+    public var bytes: Int
+
+    public init(id: Int, rate: Double) {
+        self.id = id
+        self.rate = rate
+        bytes = max(Int(rate / 8 * 0.015), 5 * ProbeCluster.paddingPacketSize)
+    }
+
+    /// Padding per packet: RTP padding is at most 255 bytes (RFC 3550 §5.1).
+    public static let paddingPacketSize = 255
+    /// A cluster has at least this many packets, however large (the estimate needs 4 arrivals).
+    public static let minimumPackets = 6
+}
+
+/// When to probe and how high (libwebrtc's ProbeController, in its simplest useful form):
+/// when media starts, clusters at 3 × and 6 × the start rate; while each result reaches 70 % of
+/// its cluster's rate, the next at 2 × the rate the estimate took from it; and after a large
+/// drop (`check`), a cluster at 2 × the estimate every 5 s — so a call that started low, or came
+/// down with a bulk transfer that has ended, finds the capacity in seconds instead of growing
+/// 8 % a second. Never above `maximumRate`. Sans-I/O.
+public struct ProbeController: Sendable {
+    public let maximumRate: Double
+    private var nextID = 1
+    private var started = false
+    /// True once `start` ran.
+    public var hasStarted: Bool { started }
+    /// The highest cluster of the current run, waiting for its result.
+    private var awaiting: (cluster: Int, rate: Double, since: Instant)?
+    private var lastProbe: Instant?
+    public static let recoveryInterval: Duration = .seconds(5)
+    /// A cluster whose result has not come in this long is given up on.
+    static let resultTimeout: Duration = .seconds(1)
+
+    public init(maximumRate: Double) {
+        self.maximumRate = maximumRate
+    }
+
+    /// Media starts at `startRate`: the first two clusters.
+    public mutating func start(startRate: Double, now: Instant) -> [ProbeCluster] {
+        guard !started else { return [] }
+        started = true
+        return clusters([3 * startRate, 6 * startRate], now: now)
+    }
+
+    /// A cluster's measured rate came in, and the estimate took `applied` from it: while
+    /// clusters get through, the next runs at twice what was applied.
+    /// Only the run's highest cluster decides whether it goes on.
+    public mutating func probeResult(cluster: Int, measured: Double, applied: Double, now: Instant) -> [ProbeCluster] {
+        guard let awaiting, awaiting.cluster == cluster else { return [] }
+        guard measured >= 0.7 * awaiting.rate, awaiting.rate < maximumRate else {
+            self.awaiting = nil
+            return []
+        }
+        return clusters([2 * applied], now: now)
+    }
+
+    /// Called with each feedback: a recovery cluster when the estimate has fallen under half of
+    /// what the path delivered at its best in the last 30 s (`deliveredPeak`: something else
+    /// took the path for a while — a bulk transfer, a burst of cross traffic — and has gone),
+    /// the encoders want more (`limited`) and the path is not queueing; at most every
+    /// `recoveryInterval`. Not on every limited estimate: a shaper's token bucket lets a short
+    /// cluster through at line rate, and probing a shaped link every few seconds would flood it
+    /// each time.
+    public mutating func check(estimate: Double, deliveredPeak: Double?, limited: Bool, overusing: Bool,
+                               now: Instant) -> [ProbeCluster] {
+        guard started, limited, !overusing, estimate < maximumRate, let deliveredPeak, estimate < deliveredPeak / 2
+        else { return [] }
+        if let awaiting, now - awaiting.since < Self.resultTimeout { return [] }
+        if let lastProbe, now - lastProbe < Self.recoveryInterval { return [] }
+        return clusters([2 * estimate], now: now)
+    }
+
+    private mutating func clusters(_ rates: [Double], now: Instant) -> [ProbeCluster] {
+        let rates = rates.map { min($0, maximumRate) }.sorted()
+        guard let highest = rates.last, highest > 0 else { return [] }
+        lastProbe = now
+        let made = rates.map { rate in
+            defer { nextID += 1 }
+            return ProbeCluster(id: nextID, rate: rate)
+        }
+        awaiting = (made[made.count - 1].id, highest, now)
+        return made
+    }
+}
