@@ -128,7 +128,8 @@ ROWS = [
     ("call_cpu_per_second", "Benchmarks/CallCPU: two Tern peers in two processes on loopback, each sending "
      "1280x720 test-pattern video at 30 fps through Tern's VP8 encoder (2.5 Mbit/s, realtime, 1 thread) and a tone "
      "through Opus, and decoding the other's; each process's getrusage CPU time (all threads) over the "
-     "measured seconds (30; 10 in QUICK) after a 2 s warm-up, per call-second — median over both sides."),
+     "measured seconds (30; 10 in QUICK) after an 8 s warm-up (a call starts at 300 kbit/s and at 640x360 until "
+     "its estimate has held room for 720p for 5 s; 2 s before 2026-11-28 09:00), per call-second — median over both sides."),
     ("call_cpu_per_second_caller", "The caller's side alone."),
     ("call_cpu_per_second_callee", "The callee's side alone."),
     ("cc_1mbit_rtt50_utilization", "Benchmarks/congestion/cc_call.py: a Tern ↔ Tern audio+video call (640x480 "

@@ -6,10 +6,13 @@
 //   CallCPU child                (spawned by the parent; signals over its stdin/stdout)
 //
 // Each process measures its own CPU time (getrusage: user + system, every thread) over S seconds
-// of media after a 2 s warm-up, and divides by S: CPU seconds per call-second for that side
+// of media after an 8 s warm-up, and divides by S: CPU seconds per call-second for that side
 // (1.0 = one core busy). Figure `call_cpu_per_second`: the median over both sides of every run;
 // `call_cpu_per_second_caller` / `_callee` per side. Each side also logs the frames it decoded,
-// so a run that carried no video shows. Nothing asserted.
+// so a run that carried no video shows. Nothing asserted. The warm-up covers the start of a
+// call that ships with probing: it starts at 300 kbit/s, so the first seconds go at 640x360
+// until the estimate has held room for 1280x720 for 5 s (Docs/CONGESTION.md); the figure is the
+// 720p call's.
 import BenchPeerSupport
 import BenchSupport
 import Foundation
@@ -109,9 +112,12 @@ final class Side: Sendable {
         }
     }
 
+    /// Past the start-up at a lower resolution (see the header).
+    static let warmUpSeconds = 8
+
     /// Waits for `connected`, then measures this process's CPU over `seconds` after a warm-up.
     func measure(seconds: Int) async -> Double {
-        try? await Task.sleep(for: .seconds(2))
+        try? await Task.sleep(for: .seconds(Self.warmUpSeconds))
         let cpuStart = processCPUSeconds(), wallStart = wallSeconds()
         try? await Task.sleep(for: .seconds(seconds))
         return (processCPUSeconds() - cpuStart) / (wallSeconds() - wallStart)

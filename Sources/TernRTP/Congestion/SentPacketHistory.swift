@@ -38,9 +38,11 @@ public struct SentPacketHistory: Sendable {
     /// Feedback reports that named sequence numbers not (or no longer) remembered.
     public private(set) var unknownReports = 0
 
+    /// The ring is allocated by the first `record` (128 KiB at the default capacity): a
+    /// connection that never sends numbered RTP — data channels only — never pays for it.
     public init(capacity: Int = 8_192) {
         self.capacity = max(1, capacity)
-        ring = Array(repeating: (.zero, 0), count: self.capacity)
+        ring = []
     }
 
     /// The unwrapped sequence number `record` gives the next packet.
@@ -52,6 +54,7 @@ public struct SentPacketHistory: Sendable {
     /// The sequence number to stamp on the next packet (the header extension's 16 bits),
     /// recorded as sent at `now` with `size` bytes.
     public mutating func record(size: Int, now: Instant) -> UInt16 {
+        if ring.isEmpty { ring = Array(repeating: (.zero, 0), count: capacity) }
         let sequence = next
         next += 1
         ring[Int(sequence % Int64(capacity))] = (now, size)
