@@ -141,13 +141,19 @@ struct PeerConnectionLoopbackTests {
         // with room: the configured rates).
         let sent = pair.caller.getStats()
         #expect((sent.candidatePair?.availableOutgoingBitrate ?? 0) > 0)
+        // Audio keeps its configured rate from the 300 kbit/s start; video starts lower and
+        // follows the probes up to its configured 800 kbit/s (how fast is BandwidthEstimatorTests').
         #expect(sent.outboundRTP.first { $0.kind == "audio" }?.targetBitrate == 32_000)
-        #expect(sent.outboundRTP.first { $0.kind == "video" }?.targetBitrate == 800_000)
+        let videoTarget = try #require(sent.outboundRTP.first { $0.kind == "video" }?.targetBitrate)
+        #expect((50_000...800_000).contains(videoTarget))
         #expect(sent.transport.rtpPacketsDroppedByPacer == 0)
         let videoOut = try #require(sent.outboundRTP.first { $0.kind == "video" })
         #expect(videoOut.frameWidth == 320 && videoOut.frameHeight == 240)
-        // The call starts at the probing start rate (300 kbit/s): limited by bandwidth until the probes lift it.
-        #expect(videoOut.qualityLimitationReason == "none" && videoOut.qualityLimitationDurations?["none"] ?? 0 > 0)
+        // The call starts at the probing start rate (300 kbit/s): limited by bandwidth until the
+        // probes lift it; only bandwidth ever limits it, and the durations cover the call.
+        #expect(["none", "bandwidth"].contains(videoOut.qualityLimitationReason ?? "-"))
+        let limited = videoOut.qualityLimitationDurations ?? [:]
+        #expect(limited["cpu"] == 0 && limited["other"] == 0 && limited.values.reduce(0, +) > 0.5)
         let videoIn = try #require(stats.inboundRTP.first { $0.kind == "video" })
         #expect(videoIn.freezeCount != nil && videoIn.totalFreezesDuration != nil && videoIn.framesPerSecond != nil)
     }
