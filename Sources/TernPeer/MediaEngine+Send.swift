@@ -16,18 +16,17 @@ extension MediaEngine {
     /// Packetizes `units` on the stream with `ssrc` and queues the packets in the pacer.
     mutating func send(_ units: [RTPPayloadUnit], ssrc: UInt32, now: Instant) -> Bool {
         guard var sender = senders[ssrc], sender.isActive else { return false }
-        let numbered = sender.configuration.transportCCExtensionID
         let priority: Pacer<PacedRTP>.Priority = sender.configuration.kind == .audio ? .audio : .video
         for unit in units {
-            // The number itself is given as the packet leaves the pacer (`takeQueuedRTP`).
-            let packet = sender.makePacket(unit, transportSequence: numbered != nil ? 0 : nil)
+            // The transport-wide number is given as the packet leaves the pacer (`takeQueuedRTP`).
+            let packet = sender.makePacket(unit)
             sender.statistics.recordSent(packet, at: now)
             if sender.configuration.nackEnabled { sender.history.store(packet, at: now) }
-            pace(packet, transportCCExtensionID: numbered, priority: priority, now: now)
+            pace(packet, transportSequenceOffset: sender.transportSequenceOffset, priority: priority, now: now)
         }
         sender.lastSentAt = now
         senders[ssrc] = sender
-        if paddingStreamSSRC != nil, !bandwidth.probes.hasStarted {
+        if !bandwidth.probes.hasStarted, paddingStreamSSRC != nil {
             bandwidth.mediaStarted(now: now, probingStartRate: Self.probingStartRate)
         }
         return true
@@ -42,48 +41,36 @@ extension MediaEngine {
 
     /// The video stream probes pad on: one with RTX (padding-only RTX packets, which receivers
     /// count and drop) and transport-wide numbers (so the padding is fed back). Nil: no probing.
-    var paddingStreamSSRC: UInt32? {
+    static func paddingStream(among senders: [UInt32: MediaSender]) -> UInt32? {
         senders.keys.sorted().first { ssrc in
             guard let sender = senders[ssrc] else { return false }
-            return sender.isActive && sender.history.rtx != nil && sender.configuration.transportCCExtensionID != nil
+            return sender.isActive && sender.history.rtx != nil && sender.transportSequenceOffset != nil
         }
     }
 
-    /// A padding-only RTX packet for a probe, numbered as it leaves.
+    /// A padding-only RTX packet for a probe, with the stream's header, numbered as it leaves.
     private mutating func makeProbePadding() -> PacedRTP? {
-        guard let ssrc = paddingStreamSSRC, var sender = senders[ssrc], var rtx = sender.history.rtx,
-              let id = sender.configuration.transportCCExtensionID else { return nil }
-        var elements: [RTPHeaderExtensionElement] = []
-        if let mid = sender.configuration.midExtensionID {
-            elements.append(RTPHeaderExtensionElement(id: mid, value: Array(sender.configuration.mid.utf8)))
-        }
-        elements.append(RTPHeaderExtensionElement(id: id, value: [0, 0]))
+        guard let ssrc = paddingStreamSSRC, var sender = senders[ssrc], var rtx = sender.history.rtx else { return nil }
         let packet = rtx.padding(size: Self.probePaddingSize, timestamp: sender.lastRTPTimestamp,
-                                 headerExtension: RTPHeaderExtension(elements: elements))
+                                 headerExtension: sender.headerExtension)
         sender.history.rtx = rtx
         senders[ssrc] = sender
-        return PacedRTP(bytes: Self.serialize(packet), transportSequenceOffset: packet.serializedOffset(ofExtensionElement: id))
+        return PacedRTP(bytes: Self.serialize(packet), transportSequenceOffset: sender.transportSequenceOffset)
     }
 
-    /// Queues a retransmission (it leaves before new video), numbered afresh for the bandwidth
-    /// estimate when the stream numbers its packets: its original's number is replaced.
+    /// Queues a retransmission (it leaves before new video). The packet kept in the history has
+    /// the stream's header with its transport-wide number still 0, so it is numbered afresh as
+    /// it leaves, as the original was.
     mutating func resend(_ packet: RTPPacket, transportCCExtensionID id: UInt8?, now: Instant) {
-        var packet = packet
-        if let id {
-            var elements = (try? packet.headerExtension?.elements()) ?? []
-            elements.removeAll { $0.id == id }
-            elements.append(RTPHeaderExtensionElement(id: id, value: [0, 0]))
-            packet.headerExtension = RTPHeaderExtension(elements: elements)
-        }
-        pace(packet, transportCCExtensionID: id, priority: .retransmission, now: now)
+        pace(packet, transportSequenceOffset: id.flatMap { packet.serializedOffset(ofExtensionElement: $0) },
+             priority: .retransmission, now: now)
     }
 
-    private mutating func pace(_ packet: RTPPacket, transportCCExtensionID id: UInt8?, priority: Pacer<PacedRTP>.Priority,
+    private mutating func pace(_ packet: RTPPacket, transportSequenceOffset: Int?, priority: Pacer<PacedRTP>.Priority,
                                now: Instant) {
-        let paced = PacedRTP(bytes: Self.serialize(packet),
-                             transportSequenceOffset: id.flatMap { packet.serializedOffset(ofExtensionElement: $0) })
-        // Its size on the wire once SRTP added its tag (~16 bytes).
-        if !pacer.enqueue(paced, size: paced.bytes.count + 16, priority: priority, now: now) { packetsDroppedByPacer &+= 1 }
+        let paced = PacedRTP(bytes: Self.serialize(packet), transportSequenceOffset: transportSequenceOffset)
+        // Its size on the wire once SRTP added its tag (~16 bytes); a full queue counts the drop.
+        pacer.enqueue(paced, size: paced.bytes.count + 16, priority: priority, now: now)
     }
 
     /// The packet's bytes in a buffer with room for the SRTP trailer, so protecting it in place
@@ -119,7 +106,6 @@ extension MediaEngine {
                 guard let padding = makeProbePadding() else { continue }
                 paced = padding
                 cluster = probeCluster
-                probePaddingPacketsSent += 1
             }
             if let offset = paced.transportSequenceOffset, offset + 1 < paced.bytes.count {
                 let sequence = bandwidth.packetSent(size: paced.bytes.count + 16, now: now, probeCluster: cluster)

@@ -19,10 +19,8 @@ struct MediaEngine {
     var rtcpSchedule: RTCPIntervalScheduler
     /// RTP waiting to leave at the pace of the bandwidth estimate.
     var pacer: Pacer<PacedRTP>
-    /// RTP packets the pacer refused (its queue full).
-    var packetsDroppedByPacer = 0
-    /// Padding-only RTX packets sent to probe the path.
-    var probePaddingPacketsSent = 0
+    /// The stream probe padding goes out on (`paddingStream(among:)`), set with the streams.
+    var paddingStreamSSRC: UInt32?
     var queuedRTCP: [[UInt8]] = []
     /// Packets no receive configuration claimed, or that failed to parse.
     var unroutablePackets = 0
@@ -95,6 +93,7 @@ struct MediaEngine {
             }
         }
         self.receiveConfigurations = receiveConfigurations
+        paddingStreamSSRC = Self.paddingStream(among: senders)
         // BUNDLE shares one extension id space (RFC 8843 §9.2): the first section's id serves all.
         transportCCMap = receiveConfigurations.lazy.compactMap(\.transportCCExtensionID).first
             .map { HeaderExtensionMap([($0, .transportWideCC)]) }

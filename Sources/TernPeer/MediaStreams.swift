@@ -5,7 +5,14 @@ import TernSDP
 
 /// One local stream being sent: RTP sequencing, send statistics and the history that answers NACKs.
 struct MediaSender {
-    var configuration: SendStreamConfiguration
+    var configuration: SendStreamConfiguration {
+        didSet { (headerExtension, transportSequenceOffset) = Self.headerExtension(for: configuration) }
+    }
+    /// What every packet of the stream carries in its header: the mid (RFC 8843) and, when
+    /// negotiated, a transport-wide sequence number left at 0 — it is written into the
+    /// serialized packet at `transportSequenceOffset` as the packet leaves the pacer.
+    private(set) var headerExtension: RTPHeaderExtension?
+    private(set) var transportSequenceOffset: Int?
     var sequenceNumber: UInt16
     var statistics: SendStatistics
     var history: SendHistory
@@ -16,6 +23,7 @@ struct MediaSender {
 
     init(configuration: SendStreamConfiguration, initialSequenceNumber: UInt16) {
         self.configuration = configuration
+        (headerExtension, transportSequenceOffset) = Self.headerExtension(for: configuration)
         self.sequenceNumber = initialSequenceNumber
         self.statistics = SendStatistics(ssrc: configuration.ssrc, clockRate: UInt32(configuration.clockRate))
         // Audio is not retransmitted (late audio is useless); video keeps ~1 s at 1 Mbit/s.
@@ -31,23 +39,31 @@ struct MediaSender {
         history.rtx = RTXEncoder(ssrc: rtx.ssrc, payloadType: rtx.payloadType, initialSequenceNumber: initialSequenceNumber)
     }
 
-    /// Writes one payload unit as an RTP packet (RFC 3550 §5.1) with the mid extension (RFC 8843)
-    /// and, when negotiated, `transportSequence` in the transport-wide CC extension.
-    mutating func makePacket(_ unit: RTPPayloadUnit, transportSequence: UInt16? = nil) -> RTPPacket {
-        var packet = RTPPacket(marker: unit.marker, payloadType: configuration.payloadType,
+    /// Writes one payload unit as an RTP packet (RFC 3550 §5.1) with the stream's header extension.
+    mutating func makePacket(_ unit: RTPPayloadUnit) -> RTPPacket {
+        let packet = RTPPacket(marker: unit.marker, payloadType: configuration.payloadType,
                                sequenceNumber: sequenceNumber, timestamp: unit.timestamp,
-                               ssrc: configuration.ssrc, payload: unit.payload[...])
+                               ssrc: configuration.ssrc, headerExtension: headerExtension, payload: unit.payload[...])
+        sequenceNumber &+= 1
+        lastRTPTimestamp = unit.timestamp
+        return packet
+    }
+
+    /// The stream's header extension and where its transport-wide number lands in a packet
+    /// without CSRCs (ours never carry any; RTX and padding packets keep the same header).
+    private static func headerExtension(for configuration: SendStreamConfiguration) -> (RTPHeaderExtension?, Int?) {
         var elements: [RTPHeaderExtensionElement] = []
         if let id = configuration.midExtensionID {
             elements.append(RTPHeaderExtensionElement(id: id, value: Array(configuration.mid.utf8)))
         }
-        if let id = configuration.transportCCExtensionID, let transportSequence {
-            elements.append(RTPHeaderExtensionElement(id: id, value: [UInt8(transportSequence >> 8), UInt8(transportSequence & 0xFF)]))
+        if let id = configuration.transportCCExtensionID { elements.append(RTPHeaderExtensionElement(id: id, value: [0, 0])) }
+        guard !elements.isEmpty else { return (nil, nil) }
+        let headerExtension = RTPHeaderExtension(elements: elements)
+        let offset = configuration.transportCCExtensionID.flatMap { id in
+            RTPPacket(payloadType: 0, sequenceNumber: 0, timestamp: 0, ssrc: 0, headerExtension: headerExtension)
+                .serializedOffset(ofExtensionElement: id)
         }
-        if !elements.isEmpty { packet.headerExtension = RTPHeaderExtension(elements: elements) }
-        sequenceNumber &+= 1
-        lastRTPTimestamp = unit.timestamp
-        return packet
+        return (headerExtension, offset)
     }
 }
 

@@ -65,7 +65,7 @@ extension PeerConnection {
             // What the transport refused, so a debug run shows an attack or a broken peer.
             let (srtp, dropped, malformed, unroutable, streamsRefused, rtcpSendersRefused, pacerDrops) = driver.perform { core, _ in
                 (core.srtpInbound?.statistics, core.droppedDatagrams, core.media.malformedPackets, core.media.unroutablePackets,
-                 core.media.streamsRefused, core.media.rtcpSendersRefused, core.media.packetsDroppedByPacer)
+                 core.media.streamsRefused, core.media.rtcpSendersRefused, core.media.pacer.droppedPackets)
             }
             stats.srtpAuthenticationFailures = srtp?.authenticationFailures ?? 0
             stats.srtpReplaysDropped = srtp?.replays ?? 0

@@ -226,22 +226,19 @@ public final class RTPSender: Sendable {
             if kind == .audio { hold(units) }
             return countDropped()
         }
-        let (sent, estimate) = driver.perform { core, now -> (Bool, Double) in
-            let estimate = core.media.bandwidth.targetRate
-            if kind == .video {
-                // Recovery probes run while the estimate holds this encoder below its rate.
-                let share = BitrateAllocation(target: estimate, audioBitrate: audioBitrate, videoBitrateKbps: videoBitrateKbps)
-                core.media.bandwidth.encodersLimited = share.videoKbps < videoBitrateKbps
-            }
+        let (sent, allocation) = driver.perform { core, now -> (Bool, BitrateAllocation) in
+            let allocation = BitrateAllocation(target: core.media.bandwidth.targetRate, audioBitrate: audioBitrate,
+                                               videoBitrateKbps: videoBitrateKbps)
+            // Recovery probes run while the estimate holds this encoder below its rate.
+            if kind == .video { core.media.bandwidth.encodersLimited = allocation.videoKbps < videoBitrateKbps }
             guard core.dtlsState == .connected, core.media.send(units, ssrc: ssrc, now: now) else {
                 if kind == .audio, core.dtlsState == .new || core.dtlsState == .connecting { hold(units) }
-                return (false, estimate)
+                return (false, allocation)
             }
             if kind == .audio { state.withLock { $0.heldAudio = nil } }  // a fresh frame supersedes a held one
             core.flushMedia(now: now)
-            return (true, estimate)
+            return (true, allocation)
         }
-        let allocation = BitrateAllocation(target: estimate, audioBitrate: audioBitrate, videoBitrateKbps: videoBitrateKbps)
         state.withLock { state in
             state.allocation = allocation
             if sent {

@@ -73,9 +73,6 @@ public struct BandwidthEstimator: Sendable {
         return min(max(rate, configuration.minimumRate), configuration.maximumRate)
     }
 
-    /// The transport-wide sequence number the next `packetSent` gives, for a packet being built.
-    public var nextTransportSequenceNumber: UInt16 { history.nextSequenceNumber }
-
     /// Numbers a packet about to leave (`size` bytes on the wire): the value of its
     /// transport-wide sequence number header extension.
     public mutating func packetSent(size: Int, now: Instant, probeCluster: Int? = nil) -> UInt16 {

@@ -71,8 +71,9 @@ public struct Pacer<Packet: Sendable>: Sendable {
     private var lastUpdate: Instant?
     /// True when the queues were empty at `lastUpdate`: no credit builds up until the next poll.
     private var idle = true
-    /// Bytes waiting.
+    /// Bytes and packets waiting.
     public private(set) var queuedBytes = 0
+    public private(set) var queuedPackets = 0
     /// Packets dropped because `maximumQueuedPackets` were already waiting.
     public private(set) var droppedPackets = 0
     /// Probe clusters to run, the first one running; at most 8 wait.
@@ -85,9 +86,6 @@ public struct Pacer<Packet: Sendable>: Sendable {
         self.configuration = configuration
         pacingRate = max(1, targetRate * configuration.pacingFactor)
     }
-
-    /// Packets waiting.
-    public var queuedPackets: Int { zip(queues, heads).reduce(0) { $0 + $1.0.count - $1.1 } }
 
     /// Follows a new target rate, bits per second.
     public mutating func setTargetRate(_ rate: Double) {
@@ -103,6 +101,7 @@ public struct Pacer<Packet: Sendable>: Sendable {
         }
         queues[priority.rawValue].append(Queued(packet: packet, size: max(0, size), queuedAt: now))
         queuedBytes += max(0, size)
+        queuedPackets += 1
         return true
     }
 
@@ -112,9 +111,6 @@ public struct Pacer<Packet: Sendable>: Sendable {
         if probes.isEmpty { budget = max(budget, 0) }
         probes.append((cluster, cluster.bytes, ProbeCluster.minimumPackets))
     }
-
-    /// True while a probe cluster runs or waits.
-    public var isProbing: Bool { !probes.isEmpty }
 
     /// The packets that may leave at `now`, in the order to send them (no probing: padding is
     /// never asked for).
@@ -133,6 +129,7 @@ public struct Pacer<Packet: Sendable>: Sendable {
                 let next = queues[queue][heads[queue]]
                 heads[queue] += 1
                 queuedBytes -= next.size
+                queuedPackets -= 1
                 budget -= Double(next.size)
                 out.append(.packet(next.packet, probeCluster: cluster))
                 compact(queue)
@@ -170,6 +167,7 @@ public struct Pacer<Packet: Sendable>: Sendable {
         queues = Array(repeating: [], count: Priority.allCases.count)
         heads = Array(repeating: 0, count: Priority.allCases.count)
         queuedBytes = 0
+        queuedPackets = 0
         probes = []
         idle = true
     }
@@ -178,8 +176,12 @@ public struct Pacer<Packet: Sendable>: Sendable {
     /// `maximumQueueTime` after the oldest of it was queued.
     private func effectiveRate(now: Instant) -> Double {
         if let probe = probes.first { return max(probe.cluster.rate, 1) }
-        guard let oldest = queues.indices.compactMap({ heads[$0] < queues[$0].count ? queues[$0][heads[$0]].queuedAt : nil }).min()
-        else { return pacingRate }
+        var oldest: Instant?
+        for index in queues.indices where heads[index] < queues[index].count {
+            let queuedAt = queues[index][heads[index]].queuedAt
+            if oldest.map({ queuedAt < $0 }) ?? true { oldest = queuedAt }
+        }
+        guard let oldest else { return pacingRate }
         let remaining = max((configuration.maximumQueueTime - (now - oldest)).seconds, 0.01)
         return max(pacingRate, Double(queuedBytes) * 8 / remaining)
     }

@@ -48,9 +48,6 @@ public struct SentPacketHistory: Sendable {
     /// The unwrapped sequence number `record` gives the next packet.
     public var nextUnwrappedSequence: Int64 { next }
 
-    /// The number `record` gives the next packet (the header extension's 16 bits).
-    public var nextSequenceNumber: UInt16 { UInt16(truncatingIfNeeded: next) }
-
     /// The sequence number to stamp on the next packet (the header extension's 16 bits),
     /// recorded as sent at `now` with `size` bytes.
     public mutating func record(size: Int, now: Instant) -> UInt16 {

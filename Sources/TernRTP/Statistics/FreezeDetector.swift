@@ -19,8 +19,10 @@ public struct FreezeDetector: Sendable {
     public private(set) var lastFrame: Instant?
     private var intervals: [Duration] = []
     private var intervalSum: Duration = .zero
-    /// Frames of the last second, for `framesPerSecond`.
+    /// Frames of the last second, for `framesPerSecond`; at most `maximumRecentFrames` (a peer
+    /// sending thousands of tiny frames a second must not make each frame cost a long walk).
     private var recent: [Instant] = []
+    public static let maximumRecentFrames = 256
 
     public init() {}
 
@@ -43,7 +45,8 @@ public struct FreezeDetector: Sendable {
         }
         lastFrame = max(lastFrame ?? now, now)
         recent.append(now)
-        recent.removeAll { now - $0 > .seconds(1) }
+        if let stale = recent.firstIndex(where: { now - $0 <= .seconds(1) }), stale > 0 { recent.removeFirst(stale) }
+        if recent.count > Self.maximumRecentFrames { recent.removeFirst(recent.count - Self.maximumRecentFrames) }
     }
 
     /// Frames per second from the first rendered frame to the last (nil before two frames).
