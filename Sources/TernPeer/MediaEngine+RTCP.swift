@@ -50,6 +50,7 @@ extension MediaEngine {
                     output.events.append(.keyframeRequested(ssrc: entry.ssrc))
                 }
             case let .transportWideCC(feedback):
+                bandwidth.setUntrackedRate(linkShare.dataRate(now: now))
                 bandwidth.handle(feedback, now: now)
             case let .receiverEstimatedMaximumBitrate(remb):
                 bandwidth.handle(remb: remb.bitrate)

@@ -112,9 +112,29 @@ extension MediaEngine {
                 paced.bytes[offset] = UInt8(sequence >> 8)
                 paced.bytes[offset + 1] = UInt8(truncatingIfNeeded: sequence)
             }
+            linkShare.mediaSent(paced.bytes.count + 16, now: now)
             packets.append(paced.bytes)
         }
         return packets
+    }
+
+    /// The part of the estimate the encoders share (`LinkShare`): all of it, or half while
+    /// data channels want more under a limit.
+    func encoderTarget(now: Instant) -> Double {
+        guard dataChannelsLimited(now: now) else { return bandwidth.targetRate }
+        return linkShare.mediaTarget(bandwidth.targetRate, now: now)
+    }
+
+    /// Whether data channels are held to a share of the estimate now: the estimate follows the
+    /// path's queue (transport-wide feedback) and has found it narrower than its maximum.
+    func dataChannelsLimited(now: Instant) -> Bool {
+        bandwidth.isInformed(now: now) && bandwidth.foundBottleneck
+    }
+
+    /// The data channels' send limit now, bytes per second, or nil when they are not held back.
+    func dataChannelLimit(now: Instant) -> Double? {
+        guard dataChannelsLimited(now: now) else { return nil }
+        return linkShare.dataLimit(bandwidth.targetRate, mediaWantsMore: bandwidth.encodersLimited, now: now) / 8
     }
 
     mutating func takeQueuedRTCP() -> [[UInt8]] {

@@ -52,6 +52,8 @@ struct MediaEngine {
     var transportCC = TransportWideCCRecorder()
     /// The send-side bandwidth estimate (transport-wide feedback and REMB from the peer).
     var bandwidth: BandwidthEstimator
+    /// How the estimate is shared with the data channels on the same transport.
+    var linkShare = LinkShare()
     /// The negotiated transport-wide-cc extension id, as the map TernRTP's typed reader takes.
     var transportCCMap: HeaderExtensionMap?
     var transportCCMediaSSRC: UInt32 = 0

@@ -227,7 +227,7 @@ public final class RTPSender: Sendable {
             return countDropped()
         }
         let (sent, allocation) = driver.perform { core, now -> (Bool, BitrateAllocation) in
-            let allocation = BitrateAllocation(target: core.media.bandwidth.targetRate, audioBitrate: audioBitrate,
+            let allocation = BitrateAllocation(target: core.media.encoderTarget(now: now), audioBitrate: audioBitrate,
                                                videoBitrateKbps: videoBitrateKbps)
             // Recovery probes run while the estimate holds this encoder below its rate.
             if kind == .video { core.media.bandwidth.encodersLimited = allocation.videoKbps < videoBitrateKbps }

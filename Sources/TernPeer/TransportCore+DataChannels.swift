@@ -1,4 +1,5 @@
 import TernCore
+import TernDTLS
 import TernSCTP
 
 /// Data channels over the SCTP association (RFC 8831), carried as DTLS application data (RFC 8261).
@@ -6,15 +7,18 @@ extension TransportCore {
     /// Moves SCTP packets into DTLS records and SCTP events out as `TransportEvent`s.
     func pumpSCTP(now: Instant) {
         guard let sctp else { return }
+        sctp.association.sendRateLimit = media.dataChannelLimit(now: now)
         while let packet = sctp.pollTransmit(now: now) {
             guard dtls.state == .connected else { continue }  // nothing can carry it; SCTP retransmits
             parameters.tap?(TappedPacket(direction: .outbound, kind: .sctp, bytes: packet))
+            media.linkShare.dataSent(packet.count + DTLSEndpoint.maximumRecordOverhead, now: now)
             do {
                 try dtls.send(applicationData: packet)
             } catch {
                 output.events.append(.sctpClosed(reason: "DTLS refused an SCTP packet: \(error)"))
             }
         }
+        if sctp.association.hasUnsentData { media.linkShare.dataWaiting(now: now) }
         // Messages stay in the association while the application has a full backlog: there
         // they count against the receive window, so the peer stops sending.
         while receiveBacklog.admits(), let event = sctp.pollEvent() {

@@ -39,6 +39,28 @@ struct BandwidthEstimatorTests {
         #expect(after.queueMs < 400, "queue \(after.queueMs) ms")
     }
 
+    @Test("a bulk data transfer joins a video call on a 2 Mbit/s link: each keeps a share, the transfer does not fill the queue")
+    func dataChannelsShareTheLinkWithMedia() {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 2_000_000, bufferBytes: 25_000, delay: .milliseconds(25)),
+            configuration: Self.configuration)
+        scenario.mediaWants = 2_500_000
+        scenario.run(for: .seconds(10))
+        scenario.dataBacklogged = true
+        scenario.run(for: .seconds(30))
+        let shares = scenario.delivered(from: 20, to: 40)
+        let settled = scenario.mean(after: 20)
+        #expect(shares.media >= 0.5 * 2_000_000, "media \(Int(shares.media)) bit/s, data \(Int(shares.data)): \(scenario.samples(every: 2))")
+        #expect(shares.data >= 0.3 * 2_000_000, "data \(Int(shares.data)) bit/s")
+        #expect(shares.media + shares.data >= 0.8 * 2_000_000, "link used \(Int(shares.media + shares.data)) bit/s")
+        #expect(settled.queueMs < 60, "mean queue \(settled.queueMs) ms: \(scenario.samples(every: 2))")
+        // The transfer ends: the media takes the whole estimate again.
+        scenario.dataBacklogged = false
+        scenario.run(for: .seconds(10))
+        let after = scenario.delivered(from: 43, to: 50)
+        #expect(after.media >= 0.8 * 2_000_000, "media alone again: \(Int(after.media)) bit/s")
+    }
+
     @Test("probing: a call starting at 300 kbit/s on a 2.5 Mbit/s path that wants 2 Mbit/s gets there within 2 s; without probes it would take ~25 s")
     func probesFindTheCapacityAtStart() {
         var scenario = CongestionScenario(

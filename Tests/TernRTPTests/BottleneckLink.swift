@@ -50,8 +50,8 @@ struct CongestionScenario {
     var link: BottleneckLink
     var estimator: BandwidthEstimator
     var now = Instant.zero
-    /// (arrival, sequence) of packets in flight to the receiver.
-    private var inFlight: [(Instant, UInt16)] = []
+    /// (arrival, transport-wide sequence or nil for data, size) of packets in flight to the receiver.
+    private var inFlight: [(Instant, UInt16?, Int)] = []
     private var recorder = TransportWideCCRecorder()
     /// Feedback on its way back, with when it arrives.
     private var returning: [(Instant, TransportWideCC)] = []
@@ -65,6 +65,14 @@ struct CongestionScenario {
     private var pacer = Pacer<Int>(targetRate: 300_000)
     /// Padding packets sent for probes.
     private(set) var paddingPackets = 0
+    /// With true, a bulk data transfer shares the link (SCTP beside the media): it always has
+    /// more to send and sends what `LinkShare` allows, without transport-wide numbers; the
+    /// encoder gets `LinkShare.mediaTarget`.
+    var dataBacklogged = false
+    private(set) var linkShare = LinkShare()
+    private var dataBudget = 0.0
+    /// Bytes that reached the receiver: media (with padding) and data, and when.
+    private(set) var arrivals: [(at: Instant, size: Int, isData: Bool)] = []
     private var sent: UInt64 = 0
     /// Target and queue delay, every 100 ms.
     private(set) var trace: [(time: Double, target: Double, queueMs: Double)] = []
@@ -87,13 +95,15 @@ struct CongestionScenario {
                     budget -= 1_200
                     let sequence = estimator.packetSent(size: 1_200, now: now)
                     sent += 1
-                    if !extraLoss(sent), let arrival = link.send(size: 1_200, now: now) { inFlight.append((arrival, sequence)) }
+                    if !extraLoss(sent), let arrival = link.send(size: 1_200, now: now) { inFlight.append((arrival, sequence, 1_200)) }
                 }
             }
+            if dataBacklogged { sendData() }
             // Arrivals, recorded by the receiver.
             while let first = inFlight.first, first.0 <= now {
                 inFlight.removeFirst()
-                recorder.record(transportSequenceNumber: first.1, at: first.0)
+                if let sequence = first.1 { recorder.record(transportSequenceNumber: sequence, at: first.0) }
+                arrivals.append((first.0, first.2, first.1 == nil))
             }
             // Feedback every 100 ms, serialized and parsed as on the wire, back after the delay.
             if now >= nextFeedback {
@@ -106,6 +116,7 @@ struct CongestionScenario {
             }
             while let first = returning.first, first.0 <= now {
                 returning.removeFirst()
+                estimator.setUntrackedRate(linkShare.dataRate(now: now))
                 estimator.handle(first.1, now: now)
             }
         }
@@ -115,8 +126,9 @@ struct CongestionScenario {
     /// onto the link.
     private mutating func sendPaced(wants: Double) {
         if sent == 0 { estimator.mediaStarted(now: now, probingStartRate: 300_000) }
-        estimator.encodersLimited = estimator.targetRate < wants
-        budget += min(wants, estimator.targetRate) / 8 / 1000
+        let target = dataBacklogged ? linkShare.mediaTarget(estimator.targetRate, now: now) : estimator.targetRate
+        estimator.encodersLimited = target < wants
+        budget += min(wants, target) / 8 / 1000
         while budget >= 1_200 {
             budget -= 1_200
             pacer.enqueue(1_200, size: 1_200, priority: .video, now: now)
@@ -132,9 +144,29 @@ struct CongestionScenario {
                 paddingPackets += 1
             }
             let sequence = estimator.packetSent(size: size, now: now, probeCluster: cluster)
+            linkShare.mediaSent(size, now: now)
             sent += 1
-            if !extraLoss(sent), let arrival = link.send(size: size, now: now) { inFlight.append((arrival, sequence)) }
+            if !extraLoss(sent), let arrival = link.send(size: size, now: now) { inFlight.append((arrival, sequence, size)) }
         }
+    }
+
+    /// The bulk transfer: 1,200-byte packets at `LinkShare.dataLimit`, always with more waiting.
+    private mutating func sendData() {
+        linkShare.dataWaiting(now: now)
+        dataBudget = min(dataBudget + linkShare.dataLimit(estimator.targetRate, mediaWantsMore: estimator.encodersLimited, now: now) / 8 / 1000, 2_400)
+        while dataBudget >= 1_200 {
+            dataBudget -= 1_200
+            linkShare.dataSent(1_200, now: now)
+            if let arrival = link.send(size: 1_200, now: now) { inFlight.append((arrival, nil, 1_200)) }
+        }
+    }
+
+    /// Bits per second that reached the receiver between `from` and `to` seconds: media, data.
+    func delivered(from: Double, to: Double) -> (media: Double, data: Double) {
+        let window = arrivals.filter { $0.at.nanoseconds >= Int64(from * 1e9) && $0.at.nanoseconds < Int64(to * 1e9) }
+        let media = window.filter { !$0.isData }.reduce(0) { $0 + $1.size }
+        let data = window.filter(\.isData).reduce(0) { $0 + $1.size }
+        return (Double(media) * 8 / (to - from), Double(data) * 8 / (to - from))
     }
 
     /// The trace every `seconds` seconds, as text for a failing expectation.

@@ -71,6 +71,36 @@ import TernCore
         #expect(paced.elapsed <= unpaced.elapsed * 11 / 10, "paced \(paced.elapsed) vs unpaced \(unpaced.elapsed)")
     }
 
+    @Test("a send rate limit holds a bulk transfer to its rate, paced or not, and the window stops growing under it",
+          arguments: [true, false])
+    func aSendRateLimitHoldsDataToItsRate(pacing: Bool) throws {
+        let h = AssociationHarness(configA: Self.config(seed: 7, pacing: pacing, maxBurst: pacing ? 4 : 1 << 20),
+                                   configB: Self.config(seed: 8), conditions: .init(delay: .milliseconds(25)))
+        #expect(h.connect())
+        h.a.setPathPacketLimit(1_200)  // an Ethernet path, as the peer connection sets it
+        let limit = 50_000.0  // bytes per second: 400 kbit/s
+        h.a.sendRateLimit = limit
+        var dataBytes = 0
+        h.pair.deliverFilter = { to, datagram in
+            if to == .b, Self.isData(datagram) { dataBytes += datagram.count }
+            return true
+        }
+        let message = [UInt8](repeating: 5, count: 16 * 1024)
+        for _ in 0..<64 { try h.a.send(message, streamIdentifier: 0, payloadProtocolIdentifier: 53, now: h.pair.now) }
+        let windowBefore = h.a.congestion.congestionWindow
+        h.pair.run(for: .seconds(4)) { false }
+        // 4 s at the limit, plus the bucket (one packet) and a packet: never more; and most of it used.
+        #expect(Double(dataBytes) <= limit * 4 + 2 * 1_200, "\(dataBytes) bytes in 4 s under \(Int(limit)) B/s")
+        #expect(Double(dataBytes) >= limit * 4 * 0.8, "\(dataBytes) bytes in 4 s under \(Int(limit)) B/s")
+        // What the limit keeps in flight is 2,500 bytes (50 ms at 50 kB/s): the window grows only
+        // while a packet more would fill it (§7.2.1), so it stays a few packets above that.
+        #expect(h.a.congestion.congestionWindow <= 8 * 1_200,
+                "cwnd \(h.a.congestion.congestionWindow) (was \(windowBefore)): held by the limit, not by the window")
+        // Lifted: the transfer finishes at the window's pace.
+        h.a.sendRateLimit = nil
+        #expect(h.pair.run(for: .seconds(30)) { h.messagesB.count == 64 })
+    }
+
     @Test func aReceiverThatThinsItsSacksStillGetsTwoPacketsPerPacketAcknowledged() {
         var config = SCTPAssociationConfig()
         config.sackEveryPackets = 8

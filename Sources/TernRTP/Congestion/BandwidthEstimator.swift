@@ -23,6 +23,11 @@ public struct BandwidthEstimator: Sendable {
     public private(set) var history = SentPacketHistory()
     public private(set) var delayBased: DelayBasedEstimator
     public private(set) var lossBased: LossBasedEstimator
+    /// When the last transport-wide feedback arrived.
+    public private(set) var lastFeedbackAt: Instant?
+    /// When the first and the last packet with a transport-wide number left.
+    public private(set) var firstNumberedAt: Instant?
+    public private(set) var lastNumberedAt: Instant?
     /// The peer's last REMB (RFC draft-alvestrand-rmcat-remb), bits per second, if any.
     public private(set) var remoteEstimate: Double?
     /// When to probe (`ProbeController`) and what the probes found (`ProbeRateEstimator`).
@@ -77,12 +82,33 @@ public struct BandwidthEstimator: Sendable {
     /// transport-wide sequence number header extension.
     public mutating func packetSent(size: Int, now: Instant, probeCluster: Int? = nil) -> UInt16 {
         if let probeCluster { probeRates.sent(sequence: history.nextUnwrappedSequence, cluster: probeCluster) }
+        if firstNumberedAt == nil { firstNumberedAt = now }
+        lastNumberedAt = now
         return history.record(size: size, now: now)
+    }
+
+    /// Whether the estimate follows the path's queue now: packets carrying transport-wide
+    /// numbers left within the last second, and feedback on them arrived within the last two
+    /// (or the first of them left less than two seconds ago, so feedback is still to come).
+    public func isInformed(now: Instant) -> Bool {
+        guard let lastNumberedAt, now - lastNumberedAt <= .seconds(1) else { return false }
+        if let lastFeedbackAt { return now - lastFeedbackAt <= .seconds(2) }
+        return firstNumberedAt.map { now - $0 <= .seconds(2) } ?? false
+    }
+
+    /// Whether the estimate has found the path narrower than the configured maximum.
+    public var foundBottleneck: Bool { targetRate < configuration.maximumRate }
+
+    /// Traffic on the same path that carries no transport-wide numbers (data channels), bits
+    /// per second as the sender measured it: counted as delivered beside the media.
+    public mutating func setUntrackedRate(_ bitsPerSecond: Double) {
+        delayBased.untrackedRate = bitsPerSecond.isFinite ? max(0, bitsPerSecond) : 0
     }
 
     /// A transport-wide feedback packet arrived; returns the new target.
     @discardableResult
     public mutating func handle(_ feedback: TransportWideCC, now: Instant) -> Double {
+        lastFeedbackAt = now
         let packets = history.feedback(for: feedback)
         delayBased.update(packets, now: now)
         lossBased.update(packets, now: now)
@@ -95,7 +121,7 @@ public struct BandwidthEstimator: Sendable {
             pendingProbes += probes.probeResult(cluster: cluster, measured: measured, applied: delayBased.rate, now: now)
         }
         lossBased.follow(delayBased.rate)
-        if let delivered = delayBased.acknowledgedRate {
+        if let delivered = delayBased.deliveredRate {
             deliveredSamples.append((now, delivered))
             deliveredSamples.removeAll { now - $0.at > Self.deliveredPeakWindow }
             if deliveredSamples.count > 1_024 { deliveredSamples.removeFirst(deliveredSamples.count - 1_024) }

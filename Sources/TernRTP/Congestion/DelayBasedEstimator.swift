@@ -47,8 +47,15 @@ public struct DelayBasedEstimator: Sendable {
     // AIMD (§5.5).
     private var lastIncrease: Instant?
     private var lastDecrease: Instant?
-    /// What the path delivered lately, bits per second (from arrivals), if known.
+    /// What the path delivered lately of the packets the feedback covers, bits per second (from
+    /// arrivals), if known.
     public private(set) var acknowledgedRate: Double?
+    /// Traffic on the same path the feedback does not cover (data channels, `LinkShare`), bits
+    /// per second as the sender measured it leave.
+    public var untrackedRate = 0.0
+    /// What the path delivered lately: the acknowledged packets and the untracked traffic beside
+    /// them, so the estimate is not held to the media's share of the path.
+    public var deliveredRate: Double? { acknowledgedRate.map { $0 + max(0, untrackedRate) } }
     /// Arrivals of the last 500 ms from `acknowledgedHead` on (older ones wait for compaction),
     /// and the sum of their sizes.
     private var acknowledged: [(arrival: Duration, size: Int)] = []
@@ -88,7 +95,7 @@ public struct DelayBasedEstimator: Sendable {
     /// really has the room passes the next, higher cluster too.
     public mutating func probed(_ measured: Double, now: Instant) {
         guard usage != .overusing else { return }
-        let bound = 2 * max(acknowledgedRate ?? rate, rate / 2)
+        let bound = 2 * max(deliveredRate ?? rate, rate / 2)
         rate = min(maximumRate, max(rate, min(measured, bound)))
         lastIncrease = now
     }
@@ -204,7 +211,7 @@ public struct DelayBasedEstimator: Sendable {
         case .overusing:
             // Decrease at most once per 200 ms: to 85 % of what the path delivered (§5.5).
             if let last = lastDecrease, now - last < .milliseconds(200) { return }
-            let delivered = acknowledgedRate ?? rate
+            let delivered = deliveredRate ?? rate
             rate = max(minimumRate, min(rate, 0.85 * delivered))
             lastDecrease = now
             lastIncrease = now
@@ -215,7 +222,7 @@ public struct DelayBasedEstimator: Sendable {
             lastIncrease = now
             // Multiplicative increase, 8 % per second (§5.5), but never far past what is delivered.
             var increased = rate * pow1p08(elapsed)
-            if let delivered = acknowledgedRate { increased = min(increased, 1.5 * delivered + 10_000) }
+            if let delivered = deliveredRate { increased = min(increased, 1.5 * delivered + 10_000) }
             rate = min(maximumRate, max(rate, increased))
         }
     }

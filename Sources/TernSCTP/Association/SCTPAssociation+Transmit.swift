@@ -95,15 +95,22 @@ extension SCTPAssociation {
     /// always does (no SACK would come to renew the bucket), and a fast retransmission is not
     /// held back by it.
     private var burstAndPacingAllowData: Bool {
-        burstAllowance > 0 && (flightSize == 0 || fastRetransmitPending || pacingRate == nil || pacer.mayRelease)
+        let idleExemption = flightSize == 0 && sendRateLimit == nil
+        return burstAllowance > 0 && (idleExemption || fastRetransmitPending || pacingRate == nil || pacer.mayRelease)
     }
 
     /// The pacer's bucket: Max.Burst packets of the size in use (saturating: Max.Burst may be
-    /// configured huge to turn the limit off).
+    /// configured huge to turn the limit off); under a `sendRateLimit`, at most 20 ms of it
+    /// (and at least one packet), so a limited sender does not start with a window's burst.
     private var pacerDepth: Int {
-        let depth = config.effectiveMaxBurst.multipliedReportingOverflow(by: pathMTU.packetSize)
-        return depth.overflow ? Int.max / 2 : depth.partialValue
+        let product = config.effectiveMaxBurst.multipliedReportingOverflow(by: pathMTU.packetSize)
+        let depth = product.overflow ? Int.max / 2 : product.partialValue
+        guard let limit = sendRateLimit else { return depth }
+        let limited = limit * Self.limitedBurstSeconds
+        return min(depth, max(pathMTU.packetSize, limited >= Double(depth) ? depth : Int(limited)))
     }
+
+    static let limitedBurstSeconds = 0.02
 
     private func appendRetransmissions(into out: inout [UInt8], lastChunk: inout Int?, now: Instant) -> Int {
         var added = 0

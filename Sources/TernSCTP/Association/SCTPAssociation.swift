@@ -72,6 +72,15 @@ public final class SCTPAssociation {
     /// (Max.Burst, RFC 9260 §6.1 D).
     var burstAllowance = 0
     var pacer = Pacer()
+    /// The most DATA may use, bytes per second, when the association shares its path with
+    /// other traffic under one congestion controller (a peer connection's media: `LinkShare`
+    /// in TernRTP). Nil: only the association's own congestion control and pacing limit it.
+    /// Retransmissions count against it; control chunks (SACKs) do not wait for it.
+    public var sendRateLimit: Double? {
+        didSet {
+            if let limit = sendRateLimit, !(limit > 0) { sendRateLimit = 1 }
+        }
+    }
     var fastRecoveryExit: UInt32 = 0
     var fastRetransmitPending = false
     /// Number of outstanding chunks marked `needsRetransmit` (skips scanning when zero).
@@ -200,23 +209,33 @@ public final class SCTPAssociation {
     }
 
     /// The pacing rate, bytes per second: the window spread over a smoothed round trip, with
-    /// the gain of the current phase (`Pacer`). Nil (unpaced) until an RTT is measured or when
-    /// `config.pacing` is off.
+    /// the gain of the current phase (`Pacer`), and never above `sendRateLimit`. Nil (unpaced)
+    /// when neither applies: no RTT measured yet or `config.pacing` off, and no limit set.
     var pacingRate: Double? {
-        guard config.pacing, let srtt = rto.srtt, srtt > .zero else { return nil }
-        let gain = cwnd <= ssthresh ? Pacer.slowStartGain : Pacer.congestionAvoidanceGain
-        return gain * Double(cwnd) / (Double(srtt.nanoseconds) / 1e9)
+        var windowRate: Double?
+        if config.pacing, let srtt = rto.srtt, srtt > .zero {
+            let gain = cwnd <= ssthresh ? Pacer.slowStartGain : Pacer.congestionAvoidanceGain
+            windowRate = gain * Double(cwnd) / (Double(srtt.nanoseconds) / 1e9)
+        }
+        guard let sendRateLimit else { return windowRate }
+        return min(windowRate ?? sendRateLimit, sendRateLimit)
     }
 
-    /// When pacing next lets DATA out, if DATA waits only for it.
+    /// When pacing next lets DATA out, if DATA waits only for it. Under a `sendRateLimit` the
+    /// bucket refills with time alone, so an empty flight waits for it too.
     private var pacingRelease: Instant? {
-        guard let rate = pacingRate, flightSize > 0, flightSize < cwnd, !sendQueue.isEmpty || pendingRetransmits > 0,
+        guard let rate = pacingRate, flightSize > 0 || sendRateLimit != nil, flightSize < cwnd,
+              !sendQueue.isEmpty || pendingRetransmits > 0,
               state == .established || state == .shutdownPending || state == .shutdownReceived else { return nil }
         return pacer.nextRelease(bytesPerSecond: rate)
     }
 
     /// Bytes queued on `streamIdentifier` and not yet sent once (W3C `bufferedAmount`).
     public func bufferedAmount(streamIdentifier: UInt16) -> Int { streamBuffered[streamIdentifier] ?? 0 }
+
+    /// Whether messages wait that have not been sent once (W3C `bufferedAmount` above zero on
+    /// some channel).
+    public var hasUnsentData: Bool { !sendQueue.isEmpty }
 
     /// Bytes queued on all streams and not yet acknowledged.
     public var totalQueuedBytes: Int { queuedBytes }

@@ -58,6 +58,9 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The test pattern's size, WxH (even, up to 1920x1080; default 320x240). A larger picture asks VP8 for more bits: 640x480 wants more than 800 kbit/s.", valueName: "WxH"))
     var videoSize: String?
 
+    @Option(help: ArgumentHelp("The most VP8 may send, kbit/s (default 800); the bandwidth estimate takes it lower on a narrower path, never higher.", valueName: "kbps"))
+    var videoBitrate: Int?
+
     @Flag(help: "Use data channels (the caller opens 'tern-data').")
     var data = false
 
@@ -224,6 +227,12 @@ struct PeerCommand: AsyncParsableCommand {
         peerConfiguration.ice.tracePairChecks = tracePairChecks
         let capture = try trace.openCapture()
         peerConfiguration.packetTap = capture?.tap
+        if let videoBitrate {
+            guard (50...20_000).contains(videoBitrate) else {
+                throw ValidationError("--video-bitrate must be 50-20000 kbit/s (got \(videoBitrate))")
+            }
+            peerConfiguration.videoBitrateKbps = videoBitrate
+        }
 
         let wantsData = data || echoCount != nil
         let media: MediaOptions? = callee != nil || audio || video || wantsData
