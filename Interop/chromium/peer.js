@@ -20,6 +20,9 @@
 //   holdMs=MS                    with mode=hangupAfter: hang up this long after connecting
 //   waitRunner=1                 before hanging up, poll GET /ready until the runner says Tern's echo run is over
 //   finishBy=hangup|wait         after the checks: hang up ourselves, or wait for the remote's hangup
+//   statsMs=MS                   every MS ms once the call is placed or answered, POST /stats one
+//                                {t, report} line in W3C names (t: ms since the invite), as
+//                                `tern peer --stats-interval` writes them (Benchmarks/congestion)
 //   acceptVideo=1                answer a videoRequest on manage-call by accepting it (mirrored mode), and
 //                                send the fake camera on a video section a re-offer adds (Docs/MANAGE-CALL.md)
 'use strict';
@@ -32,7 +35,7 @@ const P = {
   dcExtra: q.get('dcExtra') === '1', dcMax: q.get('dcMax') === '1', tone: +(q.get('tone') || 0), mediaMs: +(q.get('mediaMs') || 0),
   envelopes: q.get('envelopes') === '1', mode: q.get('mode') || 'normal', holdMs: +(q.get('holdMs') || 2000),
   finishBy: q.get('finishBy') || 'hangup', waitRunner: q.get('waitRunner') === '1', cancelAfterMs: +(q.get('cancelAfterMs') || 0),
-  acceptVideo: q.get('acceptVideo') === '1',
+  acceptVideo: q.get('acceptVideo') === '1', statsMs: +(q.get('statsMs') || 0),
 };
 
 const T0 = performance.now();
@@ -83,6 +86,7 @@ async function onSignal(m) {
       log(`invite ${m.callId} from ${m.from} media ${JSON.stringify(m.media)}`);
       if (!P.answer || callId) { send({ type: 'reject', callId: m.callId, reason: 'busy' }); break; }
       callId = R.callId = m.callId;
+      startStatsLines();
       send({ type: 'ringing', callId });
       if (P.mode === 'reject') { await sleep(300); send({ type: 'reject', callId, reason: 'declined' }); log('rejected (declined)'); await finish('rejected by us'); break; }
       if (P.mode === 'ring') { log('ringing, not answering'); break; }
@@ -144,6 +148,7 @@ async function onSignal(m) {
 
 async function placeCall() {
   callId = R.callId = 'chrome-' + Math.random().toString(16).slice(2);
+  startStatsLines();
   send({ type: 'invite', callId, to: P.call, media: { audio: P.audio, video: P.video, data: P.data }, timeoutMs: 30000 });
   log(`invited ${P.call} (${callId})`);
   if (P.mode === 'cancel') {
@@ -602,6 +607,33 @@ async function collectStats() {
   });
   R.stats = out;
 }
+// Periodic stats in the shape of `tern peer --stats-interval` lines: one report, W3C names.
+let statsT0 = null;
+function startStatsLines() {
+  if (!P.statsMs || statsT0 !== null) return;
+  statsT0 = performance.now();
+  const tick = async () => {
+    if (finished) return;
+    if (pc) {
+      try {
+        const report = await pc.getStats(), byId = {}, out = [];
+        report.forEach(s => { byId[s.id] = s; });
+        report.forEach(s => {
+          if (s.type === 'inbound-rtp') out.push(pick(s, ['type', 'kind', 'bytesReceived', 'headerBytesReceived', 'packetsReceived', 'packetsLost', 'framesDecoded', 'framesPerSecond', 'frameWidth', 'frameHeight', 'freezeCount', 'totalFreezesDuration']));
+          if (s.type === 'outbound-rtp') out.push(pick(s, ['type', 'kind', 'bytesSent', 'headerBytesSent', 'retransmittedBytesSent', 'targetBitrate', 'frameWidth', 'frameHeight', 'framesPerSecond', 'qualityLimitationReason']));
+          if (s.type === 'data-channel') out.push(pick(s, ['type', 'label', 'bytesSent', 'bytesReceived']));
+          if (s.type === 'transport' && byId[s.selectedCandidatePairId]) {
+            out.push(pick(byId[s.selectedCandidatePairId], ['type', 'currentRoundTripTime', 'availableOutgoingBitrate', 'bytesSent', 'bytesReceived']));
+          }
+        });
+        await post('/stats', { category: 'w3cstats', t: Math.round(performance.now() - statsT0), report: out });
+      } catch (e) { console.log('TERN-PAGE stats failed ' + e); }
+    }
+    setTimeout(tick, P.statsMs);
+  };
+  setTimeout(tick, P.statsMs);
+}
+
 function pick(s, keys) { const o = {}; for (const k of keys) if (s[k] !== undefined) o[k] = s[k]; return o; }
 
 async function finish(why) {

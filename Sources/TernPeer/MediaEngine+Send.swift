@@ -92,6 +92,7 @@ extension MediaEngine {
         let canPad = paddingStreamSSRC != nil
         for cluster in bandwidth.takeProbeClusters() where canPad { pacer.startProbe(cluster) }
         pacer.setTargetRate(bandwidth.targetRate)
+        pacer.congested = bandwidth.isCongested(now: now)
         let out = pacer.poll(now: now, paddingPacketBytes: canPad ? Self.probePaddingWireBytes : 0)
         guard !out.isEmpty else { return [] }
         var packets: [[UInt8]] = []
@@ -121,8 +122,9 @@ extension MediaEngine {
     /// The part of the estimate the encoders share (`LinkShare`): all of it, or half while
     /// data channels want more under a limit.
     func encoderTarget(now: Instant) -> Double {
-        guard dataChannelsLimited(now: now) else { return bandwidth.targetRate }
-        return linkShare.mediaTarget(bandwidth.targetRate, now: now)
+        let target = bandwidth.isInformed(now: now) ? bandwidth.pushedBack(bandwidth.targetRate) : bandwidth.targetRate
+        guard dataChannelsLimited(now: now) else { return target }
+        return linkShare.mediaTarget(target, now: now)
     }
 
     /// Whether data channels are held to a share of the estimate now: the estimate follows the

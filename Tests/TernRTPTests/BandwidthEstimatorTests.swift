@@ -39,6 +39,28 @@ struct BandwidthEstimatorTests {
         #expect(after.queueMs < 400, "queue \(after.queueMs) ms")
     }
 
+    /// The queue delay left when a 1.5 s stall of the path behind a deep buffer ends (a Wi-Fi
+    /// stall), with or without the congestion window.
+    func peakQueueAfterAStall(window: Bool) -> Double {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 1_000_000, bufferBytes: 400_000, delay: .milliseconds(25)),
+            configuration: BandwidthEstimator.Configuration(startRate: 900_000, minimumRate: 30_000, maximumRate: 2_500_000))
+        scenario.mediaWants = 900_000
+        scenario.congestionWindow = window
+        scenario.run(for: .seconds(15))
+        scenario.link.stall(from: scenario.now, until: scenario.now + .milliseconds(1_500))
+        scenario.run(for: .seconds(10))
+        // The queue when the stall ends: what the sender put into it meanwhile.
+        return scenario.trace.first { $0.time >= 16.55 }?.queueMs ?? 0
+    }
+
+    @Test("the path stalls for 1.5 s behind a deep buffer: the congestion window stops the sender piling media into it, so the queue left afterwards is a fraction of what it is without the window")
+    func congestionWindowBoundsWhatAStallLeavesQueued() {
+        let with = peakQueueAfterAStall(window: true)
+        let without = peakQueueAfterAStall(window: false)
+        #expect(with < 0.6 * without, "queue delay when the stall ends: \(Int(with)) ms with the window, \(Int(without)) ms without")
+    }
+
     @Test("a bulk data transfer joins a video call on a 2 Mbit/s link: each keeps a share, the transfer does not fill the queue")
     func dataChannelsShareTheLinkWithMedia() {
         var scenario = CongestionScenario(

@@ -39,6 +39,12 @@ struct BottleneckLink {
         return busyUntil + delay
     }
 
+    /// Nothing leaves the queue until `until` (a radio link's stall); packets keep queueing.
+    /// The buffer counts the stall as time the queue is busy.
+    mutating func stall(from now: Instant, until: Instant) {
+        busyUntil = max(busyUntil, now) + (until - now)
+    }
+
     /// How long a packet offered at `now` would wait in the queue.
     func queueDelay(at now: Instant) -> Duration { max(.zero, busyUntil - now) }
 }
@@ -69,6 +75,8 @@ struct CongestionScenario {
     /// more to send and sends what `LinkShare` allows, without transport-wide numbers; the
     /// encoder gets `LinkShare.mediaTarget`.
     var dataBacklogged = false
+    /// The pacer holds all but audio while the estimator's congestion window is full.
+    var congestionWindow = true
     private(set) var linkShare = LinkShare()
     private var dataBudget = 0.0
     /// Bytes that reached the receiver: media (with padding) and data, and when.
@@ -126,7 +134,8 @@ struct CongestionScenario {
     /// onto the link.
     private mutating func sendPaced(wants: Double) {
         if sent == 0 { estimator.mediaStarted(now: now, probingStartRate: 300_000) }
-        let target = dataBacklogged ? linkShare.mediaTarget(estimator.targetRate, now: now) : estimator.targetRate
+        let pushedBack = estimator.isInformed(now: now) ? estimator.pushedBack(estimator.targetRate) : estimator.targetRate
+        let target = dataBacklogged ? linkShare.mediaTarget(pushedBack, now: now) : pushedBack
         estimator.encodersLimited = target < wants
         budget += min(wants, target) / 8 / 1000
         while budget >= 1_200 {
@@ -135,6 +144,7 @@ struct CongestionScenario {
         }
         for cluster in estimator.takeProbeClusters() { pacer.startProbe(cluster) }
         pacer.setTargetRate(estimator.targetRate)
+        pacer.congested = congestionWindow && estimator.isCongested(now: now)
         for item in pacer.poll(now: now, paddingPacketBytes: 300) {
             let (size, cluster): (Int, Int?)
             switch item {

@@ -71,6 +71,12 @@ public struct Pacer<Packet: Sendable>: Sendable {
     private var lastUpdate: Instant?
     /// True when the queues were empty at `lastUpdate`: no credit builds up until the next poll.
     private var idle = true
+    /// Set while more is in flight than the congestion window allows
+    /// (`BandwidthEstimator.isCongested`): only audio leaves — no video, retransmissions or
+    /// probe padding — until feedback reports what is in flight (libwebrtc's congestion window,
+    /// which it ships on). A path whose capacity dropped under the sender then drains its queue
+    /// instead of being kept full at the old rate.
+    public var congested = false
     /// Bytes and packets waiting.
     public private(set) var queuedBytes = 0
     public private(set) var queuedPackets = 0
@@ -124,8 +130,8 @@ public struct Pacer<Packet: Sendable>: Sendable {
         refill(now: now)
         var out: [Output] = []
         while budget >= 0 {
-            let cluster = probes.first?.cluster.id
-            if let queue = firstNonEmptyQueue {
+            let cluster = congested ? nil : probes.first?.cluster.id
+            if let queue = firstSendableQueue {
                 let next = queues[queue][heads[queue]]
                 heads[queue] += 1
                 queuedBytes -= next.size
@@ -154,9 +160,10 @@ public struct Pacer<Packet: Sendable>: Sendable {
         if probes[0].remaining <= 0, probes[0].packetsLeft <= 0 { probes.removeFirst() }
     }
 
-    /// When the next waiting packet may leave (nil when nothing waits).
+    /// When the next waiting packet may leave (nil when nothing waits, or only what the
+    /// congestion window holds back: feedback, which reopens it, wakes the sender anyway).
     public var nextTimeout: Instant? {
-        let waiting = firstNonEmptyQueue != nil || !probes.isEmpty
+        let waiting = firstSendableQueue != nil || (!congested && !probes.isEmpty)
         guard waiting, let lastUpdate else { return waiting ? .zero : nil }
         guard budget < 0 else { return lastUpdate }
         return lastUpdate + .nanoseconds(Int64((-budget * 8 / effectiveRate(now: lastUpdate) * 1e9).rounded(.up)))
@@ -188,6 +195,13 @@ public struct Pacer<Packet: Sendable>: Sendable {
 
     private var firstNonEmptyQueue: Int? {
         queues.indices.first { heads[$0] < queues[$0].count }
+    }
+
+    /// The first queue with a packet that may leave now (only audio while congested).
+    private var firstSendableQueue: Int? {
+        let audio = Priority.audio.rawValue
+        if congested { return heads[audio] < queues[audio].count ? audio : nil }
+        return firstNonEmptyQueue
     }
 
     private mutating func refill(now: Instant) {

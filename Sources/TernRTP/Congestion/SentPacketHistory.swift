@@ -37,6 +37,11 @@ public struct SentPacketHistory: Sendable {
     private var oldest: Int64 { max(0, next - Int64(capacity)) }
     /// Feedback reports that named sequence numbers not (or no longer) remembered.
     public private(set) var unknownReports = 0
+    /// Bytes sent and not yet covered by feedback (reported received or lost), nor forgotten:
+    /// what is in flight for the congestion window.
+    public private(set) var bytesInFlight = 0
+    /// The highest sequence number feedback has covered (-1: none yet).
+    private var highestReported: Int64 = -1
 
     /// The ring is allocated by the first `record` (128 KiB at the default capacity): a
     /// connection that never sends numbered RTP — data channels only — never pays for it.
@@ -54,7 +59,11 @@ public struct SentPacketHistory: Sendable {
         if ring.isEmpty { ring = Array(repeating: (.zero, 0), count: capacity) }
         let sequence = next
         next += 1
-        ring[Int(sequence % Int64(capacity))] = (now, size)
+        let slot = Int(sequence % Int64(capacity))
+        // The packet this one replaces is forgotten: no feedback on it will be read.
+        if sequence >= Int64(capacity), sequence - Int64(capacity) > highestReported { bytesInFlight -= ring[slot].size }
+        ring[slot] = (now, max(0, size))
+        bytesInFlight += max(0, size)
         return UInt16(truncatingIfNeeded: sequence)
     }
 
@@ -82,6 +91,14 @@ public struct SentPacketHistory: Sendable {
             let record = ring[Int(sequence % Int64(capacity))]
             out.append(Feedback(sequence: sequence, sendTime: record.sendTime, size: record.size, arrival: result.arrival))
         }
+        // Everything up to the last packet covered has landed or is lost: out of flight.
+        let lastCovered = base + Int64(last) - 1
+        var sequence = max(highestReported + 1, oldest)
+        while sequence <= lastCovered {
+            bytesInFlight -= ring[Int(sequence % Int64(capacity))].size
+            sequence += 1
+        }
+        highestReported = max(highestReported, lastCovered)
         return out
     }
 }
