@@ -37,6 +37,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -89,11 +90,11 @@ def caller_clock_offset(path):
     return 0.0
 
 
-def one_run(duration, tern, rate=None, loss=0, schedule=None, echo_count=10, caller_args=""):
+def one_run(duration, tern, rate=None, loss=0, schedule=None, echo_count=10, caller_args="", peer_args=""):
     """Both peers' stats lines, each as [(t ms on the caller's clock since its invite, report)]."""
     keep = tempfile.mkdtemp(prefix="tern-cc-")
     env = dict(os.environ, KEEP_LOGS=keep, ECHO_COUNT=str(echo_count), DELAY="25", JITTER="0", REORDER="0",
-               LOSS=str(loss), DURATION=str(duration), TERN=tern, PEER_ARGS="--stats-interval 1 --video-size 640x480",
+               LOSS=str(loss), DURATION=str(duration), TERN=tern, PEER_ARGS="--stats-interval 1 --video-size 640x480 " + peer_args,
                CALLER_ARGS=caller_args)
     env.pop("RATE", None)
     if rate:
@@ -110,6 +111,127 @@ def one_run(duration, tern, rate=None, loss=0, schedule=None, echo_count=10, cal
             lines = [(t + offset, r) for t, r in reports(path) if entries(r, "inbound-rtp", "video")]
             if len(lines) >= 3:
                 sides.append(lines)
+    return sides
+
+
+NETLAB = os.path.join(REPO, "Interop/netlab/netlab")
+SIGNAL_PORT = 8787
+CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                  "--autoplay-policy=no-user-gesture-required",
+                  "--disable-features=WebRtcHideLocalIpsWithMdns", "--enable-logging=stderr", "--v=0"]
+
+
+def chromium_binary():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        for folder in os.environ.get("PATH", "").split(os.pathsep):
+            path = os.path.join(folder, name)
+            if os.access(path, os.X_OK):
+                return path
+    return None
+
+
+def chromium_version(binary):
+    try:
+        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30).stdout.split()
+        return "Chromium " + next((w for w in out if w[:1].isdigit()), "?")
+    except (OSError, subprocess.SubprocessError):
+        return "Chromium"
+
+
+def wait_for(predicate, seconds):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def page_posted(path, what):
+    """Whether the page's log at `path` has a posted object with `what` (an event name or '/result')."""
+    try:
+        with open(path) as stream:
+            return any(what in line for line in stream)
+    except OSError:
+        return False
+
+
+def one_browser_run(duration, tern, rate, caller):
+    """One call across the lab with a headless Chromium answering in the right namespace and, as
+    caller in the left one, a second Chromium (`caller="chromium"`) or `tern peer`
+    (`caller="tern"`), both sending their fake or test-pattern camera at 640x480; returns the
+    stats lines of both sides as one_run does (the page's t is already ms since the invite)."""
+    chromium = chromium_binary()
+    keep = tempfile.mkdtemp(prefix="tern-cc-browser-")
+    procs = []
+
+    def lab(*args):
+        subprocess.run([NETLAB, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def spawn(namespace, args, log):
+        out = open(os.path.join(keep, log), "w")
+        procs.append(subprocess.Popen([NETLAB, "exec", namespace, "timeout", str(duration + 90), *args],
+                                      stdout=out, stderr=subprocess.STDOUT, start_new_session=True))
+
+    try:
+        lab("up", "--ttl", str(duration + 240))
+        lab("loss", "0")
+        lab("delay", "25", "--jitter", "0")
+        lab("rate", str(rate))
+        addresses = dict(line.split("=", 1) for line in subprocess.run([NETLAB, "env"], capture_output=True, text=True,
+                                                                         check=True).stdout.split() if "=" in line)
+        left_gw, right_gw = addresses["NETLAB_ROUTER_LEFT"].strip("'\""), addresses["NETLAB_ROUTER_RIGHT"].strip("'\"")
+        spawn("router", [tern, "signal", "--host", "0.0.0.0", "--port", str(SIGNAL_PORT)], "signal.log")
+        for port, user in ((8788, "bob"), (8789, "alice")):
+            spawn("router", ["python3", os.path.join(HERE, "page_server.py"), str(port), os.path.join(REPO, "Interop/chromium"),
+                             os.path.join(keep, f"{user}.jsonl")], f"{user}.server.log")
+        # Both stacks send the same pictures: Tern's test pattern, as Chromium's fake camera.
+        pattern = os.path.join(keep, "pattern.y4m")
+        subprocess.run([tern, "pattern", "--size", "640x480", "--seconds", "20", "--out", pattern], check=True)
+        camera = f"--use-file-for-fake-video-capture={pattern}"
+        time.sleep(0.5)
+        query = f"sig=ws://{right_gw}:{SIGNAL_PORT}/v1&user=bob&answer=1&audio=1&video=1&statsMs=1000&finishBy=wait"
+        # The page is served from the router's address, not localhost: getUserMedia needs the
+        # origin treated as secure.
+        spawn("right", [chromium, *CHROMIUM_FLAGS, camera, f"--user-data-dir={tempfile.mkdtemp(prefix='tern-cc-chromium-')}",
+                        f"--unsafely-treat-insecure-origin-as-secure=http://{right_gw}:8788",
+                        f"http://{right_gw}:8788/peer.html?{query}"], "bob.chromium.log")
+        if not wait_for(lambda: page_posted(os.path.join(keep, "bob.jsonl"), "registered"), 60):
+            return []
+        if caller == "chromium":
+            query = f"sig=ws://{left_gw}:{SIGNAL_PORT}/v1&user=alice&call=bob&audio=1&video=1&statsMs=1000&mediaMs={duration * 1000}"
+            spawn("left", [chromium, *CHROMIUM_FLAGS, camera, f"--user-data-dir={tempfile.mkdtemp(prefix='tern-cc-chromium-')}",
+                           f"--unsafely-treat-insecure-origin-as-secure=http://{left_gw}:8789",
+                           f"http://{left_gw}:8789/peer.html?{query}"], "alice.chromium.log")
+            wait_for(lambda: page_posted(os.path.join(keep, "alice.jsonl"), '"/result"'), duration + 80)
+        else:
+            spawn("left", [tern, "peer", "--signal", f"ws://{left_gw}:{SIGNAL_PORT}/v1", "--user", "alice", "--call", "bob",
+                           "--audio", "--video", "--json", "--duration", str(duration), "--stats-interval", "1",
+                           "--video-size", "640x480", "--ice-address", addresses["NETLAB_LEFT"].strip("'\"")], "alice.jsonl")
+            procs[-1].wait(timeout=duration + 90)
+        time.sleep(2)
+    except (subprocess.SubprocessError, OSError, KeyError) as error:
+        print(f"cc_call: browser run failed: {error}", file=sys.stderr)
+    finally:
+        try:
+            os.remove(os.path.join(keep, "pattern.y4m"))
+        except OSError:
+            pass
+        for proc in procs:
+            try:
+                os.killpg(proc.pid, 9)
+            except OSError:
+                pass
+        subprocess.run([NETLAB, "down"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sides = []
+    for peer in ("alice", "bob"):
+        path = os.path.join(keep, f"{peer}.jsonl")
+        if os.path.exists(path):
+            offset = caller_clock_offset(path)
+            lines = [(t + offset, r) for t, r in reports(path) if entries(r, "inbound-rtp", "video")]
+            if len(lines) >= 3:
+                sides.append((peer, lines))
     return sides
 
 
@@ -182,14 +304,17 @@ def figures_of(side, rate_bps):
             "freeze_per_min": total_freeze / minutes if total_freeze is not None and minutes > 0 else None}
 
 
-def emit(name, unit, samples):
+def emit(name, unit, samples, peer=None):
     samples = [s for s in samples if s is not None]
     if not samples:
         return
     ordered = sorted(samples)
     median = ordered[len(ordered) // 2] if len(ordered) % 2 else (ordered[len(ordered) // 2 - 1] + ordered[len(ordered) // 2]) / 2
-    print(json.dumps({"name": name, "unit": unit, "value": median, "runs": len(samples), "min": ordered[0],
-                      "max": ordered[-1], "samples": samples}))
+    line = {"name": name, "unit": unit, "value": median, "runs": len(samples), "min": ordered[0],
+            "max": ordered[-1], "samples": samples}
+    if peer:
+        line.update(role="peer", peer=peer)
+    print(json.dumps(line))
 
 
 def main():
@@ -198,15 +323,43 @@ def main():
     parser.add_argument("--rate", type=float, help="Mbit/s each way (steady)")
     parser.add_argument("--duration", type=int, default=40)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--video-bitrate", type=int,
+                        help="steady, Tern only: VP8's ceiling (tern peer --video-bitrate); rows get a _video_ceiling_N suffix")
+    parser.add_argument("--peers", choices=["tern", "chromium", "tern-chromium"], default="tern",
+                        help="steady only: two Chromium instances (the peer's figures), or Tern calling Chromium")
     args = parser.parse_args()
     if os.geteuid() != 0:
         print("cc_call: needs root (network namespaces)", file=sys.stderr)
         return 77
     tern = os.environ.get("TERN", os.path.join(REPO, ".build-bench/release/tern"))
+    if args.peers != "tern":
+        chromium = chromium_binary()
+        if not chromium:
+            print("cc_call: chromium is not installed", file=sys.stderr)
+            return 77
+        caller = "chromium" if args.peers == "chromium" else "tern"
+        runs = [one_browser_run(args.duration, tern, args.rate, caller) for _ in range(args.runs)]
+        if args.peers == "chromium":
+            measured = [figures_of(side, args.rate * 1e6) for run in runs for _, side in run]
+            peer = chromium_version(chromium) + " ↔ itself"
+            if args.rate >= 1:
+                emit("cc_1mbit_rtt50_utilization", "ratio", [m["utilization"] for m in measured], peer)
+                emit("cc_1mbit_rtt50_queue_delay_p95_ms", "ms", [m["queue_p95"] for m in measured], peer)
+                emit("cc_freeze_s_per_min_1mbit", "s/min", [m["freeze_per_min"] for m in measured], peer)
+            else:
+                emit("cc_300k_startup_freeze_s", "s", [m["startup_freeze"] for m in measured], peer)
+                emit("cc_300k_queue_delay_p95_ms", "ms", [m["queue_p95"] for m in measured], peer)
+        else:
+            # bob is the Chromium page: what it received is what Tern sent it.
+            measured = [figures_of(side, args.rate * 1e6) for run in runs for who, side in run if who == "bob"]
+            emit("cc_tern_to_chromium_1mbit_utilization", "ratio", [m["utilization"] for m in measured])
+            emit("cc_tern_to_chromium_1mbit_queue_delay_p95_ms", "ms", [m["queue_p95"] for m in measured])
+        return 0 if any(runs) else 1
     sides = []
     for _ in range(args.runs):
         if args.scenario == "steady":
-            sides += one_run(args.duration, tern, rate=args.rate)
+            ceiling = f"--video-bitrate {args.video_bitrate}" if args.video_bitrate else ""
+            sides += one_run(args.duration, tern, rate=args.rate, peer_args=ceiling)
         elif args.scenario == "steps":
             sides += one_run(60, tern, rate=2.5, schedule="20:0.5 40:2.5")
         elif args.scenario == "loss":
@@ -218,7 +371,11 @@ def main():
         return 1
     if args.scenario == "steady":
         measured = [figures_of(side, args.rate * 1e6) for side in sides]
-        if args.rate >= 1:
+        if args.video_bitrate:
+            suffix = f"_video_ceiling_{args.video_bitrate}"
+            emit("cc_1mbit_rtt50_utilization" + suffix, "ratio", [m["utilization"] for m in measured])
+            emit("cc_1mbit_rtt50_queue_delay_p95_ms" + suffix, "ms", [m["queue_p95"] for m in measured])
+        elif args.rate >= 1:
             emit("cc_1mbit_rtt50_utilization", "ratio", [m["utilization"] for m in measured])
             emit("cc_1mbit_rtt50_queue_delay_p95_ms", "ms", [m["queue_p95"] for m in measured])
             emit("cc_freeze_s_per_min_1mbit", "s/min", [m["freeze_per_min"] for m in measured])

@@ -11,6 +11,7 @@ struct Tern: AsyncParsableCommand {
         subcommands: [
             CallCommand.self,
             PeerCommand.self,
+            PatternCommand.self,
             SDPCommand.self,
             ICECommand.self,
             SignalCommand.self,

@@ -163,6 +163,19 @@ struct BandwidthEstimatorTests {
         #expect(scenario.estimator.lossBased.rate < scenario.estimator.delayBased.rate, "the cut came from the loss bound, not from delay")
     }
 
+    @Test("5 % random loss on an open path is not congestion: a sender that wants 1 Mbit/s keeps the estimate above it")
+    func randomLossAloneDoesNotCollapseTheRate() {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 100_000_000, bufferBytes: 10_000_000, delay: .milliseconds(25)),
+            configuration: BandwidthEstimator.Configuration(startRate: 1_200_000, minimumRate: 30_000, maximumRate: 2_500_000))
+        scenario.mediaWants = 1_000_000
+        var random = SeededRandom(seed: 11)
+        scenario.extraLoss = { _ in random.next() % 20 == 0 }
+        scenario.run(for: .seconds(30))
+        let lowest = scenario.trace.filter { $0.time >= 10 }.map(\.target).min() ?? 0
+        #expect(lowest >= 1_000_000, "lowest target after 10 s: \(Int(lowest)) bit/s: \(scenario.samples(every: 2))")
+    }
+
     @Test("a REMB from the peer caps the target; the configured limits bound it")
     func rembAndLimitsBoundTheTarget() {
         var estimator = BandwidthEstimator(configuration: Self.configuration)
