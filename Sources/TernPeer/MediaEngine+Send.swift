@@ -8,6 +8,7 @@ import TernSDP
 struct PacedRTP: Sendable {
     var bytes: [UInt8]
     var transportSequenceOffset: Int?
+    var isRetransmission = false
 }
 
 /// Sending: payload units in, RTP packets through the pacer, out for SRTP.
@@ -35,9 +36,9 @@ extension MediaEngine {
     /// Where probing starts when the path can be probed (libwebrtc's default start rate).
     static let probingStartRate = 300_000.0
     /// Padding per probe packet (RTP padding's 255-byte maximum) and its size on the wire with
-    /// the RTP header, extensions and the SRTP tag.
+    /// the RTP header and extensions (32 bytes) and `wireOverhead`.
     static let probePaddingSize = 255
-    static let probePaddingWireBytes = 255 + 48
+    static let probePaddingWireBytes = probePaddingSize + 32 + wireOverhead
 
     /// The video stream probes pad on: one with RTX (padding-only RTX packets, which receivers
     /// count and drop) and transport-wide numbers (so the padding is fed back). Nil: no probing.
@@ -66,11 +67,23 @@ extension MediaEngine {
              priority: .retransmission, now: now)
     }
 
+    /// What a packet adds on the wire beyond its RTP bytes: the SRTP tag (~16 bytes) and the
+    /// IPv4 and UDP headers (28). The estimate, the pacer and the link share count whole
+    /// datagrams, as libwebrtc's send-side estimation does (its "with overhead" default): at a
+    /// few hundred kbit/s, 50 audio packets a second are a fifth of their own rate in headers.
+    static let wireOverhead = 16 + 28
+
+    /// Retransmissions sent over the last second, bits per second: the encoders leave room for them.
+    func retransmissionRate(now: Instant) -> Double {
+        retransmissionsSent.bitsPerSecond(at: now)
+    }
+
     private mutating func pace(_ packet: RTPPacket, transportSequenceOffset: Int?, priority: Pacer<PacedRTP>.Priority,
                                now: Instant) {
-        let paced = PacedRTP(bytes: Self.serialize(packet), transportSequenceOffset: transportSequenceOffset)
-        // Its size on the wire once SRTP added its tag (~16 bytes); a full queue counts the drop.
-        pacer.enqueue(paced, size: paced.bytes.count + 16, priority: priority, now: now)
+        let paced = PacedRTP(bytes: Self.serialize(packet), transportSequenceOffset: transportSequenceOffset,
+                             isRetransmission: priority == .retransmission)
+        // Its size on the wire (`wireOverhead`); a full queue counts the drop.
+        pacer.enqueue(paced, size: paced.bytes.count + Self.wireOverhead, priority: priority, now: now)
     }
 
     /// The packet's bytes in a buffer with room for the SRTP trailer, so protecting it in place
@@ -109,11 +122,12 @@ extension MediaEngine {
                 cluster = probeCluster
             }
             if let offset = paced.transportSequenceOffset, offset + 1 < paced.bytes.count {
-                let sequence = bandwidth.packetSent(size: paced.bytes.count + 16, now: now, probeCluster: cluster)
+                let sequence = bandwidth.packetSent(size: paced.bytes.count + Self.wireOverhead, now: now, probeCluster: cluster)
                 paced.bytes[offset] = UInt8(sequence >> 8)
                 paced.bytes[offset + 1] = UInt8(truncatingIfNeeded: sequence)
             }
-            linkShare.mediaSent(paced.bytes.count + 16, now: now)
+            linkShare.mediaSent(paced.bytes.count + Self.wireOverhead, now: now)
+            if paced.isRetransmission { retransmissionsSent.add(paced.bytes.count + Self.wireOverhead, at: now) }
             packets.append(paced.bytes)
         }
         return packets
@@ -121,8 +135,12 @@ extension MediaEngine {
 
     /// The part of the estimate the encoders share (`LinkShare`): all of it, or half while
     /// data channels want more under a limit.
+    /// Retransmissions of the last second come off it first (libwebrtc takes its protection
+    /// overhead off the encoders' budget the same way): a lossy bottleneck's repairs must not
+    /// keep its queue full.
     func encoderTarget(now: Instant) -> Double {
-        let target = bandwidth.isInformed(now: now) ? bandwidth.pushedBack(bandwidth.targetRate) : bandwidth.targetRate
+        let estimate = max(0, bandwidth.targetRate - retransmissionRate(now: now))
+        let target = bandwidth.isInformed(now: now) ? bandwidth.pushedBack(estimate) : estimate
         guard dataChannelsLimited(now: now) else { return target }
         return linkShare.mediaTarget(target, now: now)
     }

@@ -54,6 +54,8 @@ struct MediaEngine {
     var bandwidth: BandwidthEstimator
     /// How the estimate is shared with the data channels on the same transport.
     var linkShare = LinkShare()
+    /// Retransmissions as they leave the pacer.
+    var retransmissionsSent = RateMeter()
     /// The negotiated transport-wide-cc extension id, as the map TernRTP's typed reader takes.
     var transportCCMap: HeaderExtensionMap?
     var transportCCMediaSSRC: UInt32 = 0

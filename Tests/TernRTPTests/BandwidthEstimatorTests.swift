@@ -39,6 +39,21 @@ struct BandwidthEstimatorTests {
         #expect(after.queueMs < 400, "queue \(after.queueMs) ms")
     }
 
+    @Test("the link drops from 2.5 Mbit/s to 500 kbit/s behind a 640 ms buffer: the queue is under 50 ms for good within 3 s")
+    func aCapacityDropDrainsTheQueueWithinThreeSeconds() {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 2_500_000, bufferBytes: 40_000, delay: .milliseconds(25)),
+            configuration: BandwidthEstimator.Configuration(startRate: 900_000, minimumRate: 30_000, maximumRate: 2_500_000))
+        scenario.mediaWants = 850_000
+        scenario.run(for: .seconds(20))
+        scenario.link.rate = 500_000
+        scenario.run(for: .seconds(15))
+        let after = scenario.trace.filter { $0.time > 20 }
+        let settled = after.indices.first { i in after[i...].allSatisfy { $0.queueMs < 50 } }.map { after[$0].time - 20 }
+        #expect(settled.map { $0 <= 3 } ?? false, "under 50 ms for good \(settled ?? -1) s after the drop: \(scenario.samples(every: 1))")
+        #expect(scenario.mean(after: 30).target > 300_000, "settled at \(Int(scenario.mean(after: 30).target)) bit/s on 500 kbit/s")
+    }
+
     /// The queue delay left when a 1.5 s stall of the path behind a deep buffer ends (a Wi-Fi
     /// stall), with or without the congestion window.
     func peakQueueAfterAStall(window: Bool) -> Double {

@@ -47,6 +47,8 @@ public struct DelayBasedEstimator: Sendable {
     // AIMD (§5.5).
     private var lastIncrease: Instant?
     private var lastDecrease: Instant?
+    /// A queue that stays full without growing (`StandingQueueDetector`).
+    public private(set) var standingQueue = StandingQueueDetector()
     /// What the path delivered lately of the packets the feedback covers, bits per second (from
     /// arrivals), if known.
     public private(set) var acknowledgedRate: Double?
@@ -84,7 +86,9 @@ public struct DelayBasedEstimator: Sendable {
             noteAcknowledged(arrival: arrival, size: packet.size)
             add(sendTime: packet.sendTime, arrival: arrival, size: packet.size)
         }
-        adjustRate(now: now)
+        // A standing queue is overuse too, though the trendline sees no growth.
+        let standing = standingQueue.update(packets, now: now)
+        adjustRate(now: now, usage: standing ? .overusing : usage)
         return rate
     }
 
@@ -206,7 +210,7 @@ public struct DelayBasedEstimator: Sendable {
         }
     }
 
-    private mutating func adjustRate(now: Instant) {
+    private mutating func adjustRate(now: Instant, usage: Usage) {
         switch usage {
         case .overusing:
             // Decrease at most once per 200 ms: to 85 % of what the path delivered (§5.5).

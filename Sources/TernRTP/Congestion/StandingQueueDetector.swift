@@ -1,0 +1,55 @@
+public import TernCore
+
+/// Notices a bottleneck queue that stays full. The trendline filter
+/// (`DelayBasedEstimator`) reacts to one-way delay that grows; a drop-tail queue that filled
+/// after the path's capacity fell (a handover, a cross flow) holds its delay without growing,
+/// and the trendline sees nothing while every packet waits hundreds of milliseconds. This
+/// compares each packet's one-way delay (arrival in the receiver's time base minus send time:
+/// an unknown but fixed offset) with the lowest seen in the last 30 s (the path without a
+/// queue): when even the least delayed packet of every report for half a second waited more
+/// than 50 ms, the queue is standing, and the estimate treats it as overuse. A keyframe's burst
+/// drains within a report or two, so it does not count. Sans-I/O.
+public struct StandingQueueDetector: Sendable {
+    /// The lowest one-way delay of each second (sender's clock), the last `baseWindowSeconds`.
+    private var minima: [(second: Int64, delayMs: Double)] = []
+    private var standingSince: Instant?
+    /// The least queueing delay of the last report, ms (0 before any).
+    public private(set) var queueDelayMs = 0.0
+
+    public static let thresholdMs = 50.0
+    public static let hold: Duration = .milliseconds(500)
+    static let baseWindowSeconds: Int64 = 30
+
+    public init() {}
+
+    /// Takes one report's packets at `now`; true while the queue stands.
+    public mutating func update(_ packets: [SentPacketHistory.Feedback], now: Instant) -> Bool {
+        var least: Double?
+        for packet in packets {
+            guard let arrival = packet.arrival else { continue }
+            let delay = Double(arrival.nanoseconds) / 1e6 - packet.sendTime.milliseconds
+            guard delay.isFinite else { continue }
+            least = min(least ?? delay, delay)
+            let second = packet.sendTime.nanoseconds / 1_000_000_000
+            if let last = minima.last, last.second == second {
+                minima[minima.count - 1].delayMs = min(last.delayMs, delay)
+            } else if minima.last.map({ second > $0.second }) ?? true {
+                minima.append((second, delay))
+            }
+        }
+        let current = now.nanoseconds / 1_000_000_000
+        minima.removeAll { current - $0.second >= Self.baseWindowSeconds }
+        guard let least, let base = minima.map(\.delayMs).min() else { return standing(now: now) }
+        queueDelayMs = max(0, least - base)
+        if queueDelayMs > Self.thresholdMs {
+            if standingSince == nil { standingSince = now }
+        } else {
+            standingSince = nil
+        }
+        return standing(now: now)
+    }
+
+    private func standing(now: Instant) -> Bool {
+        standingSince.map { now - $0 >= Self.hold } ?? false
+    }
+}
