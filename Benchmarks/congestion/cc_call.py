@@ -103,6 +103,11 @@ def one_run(duration, tern, rate=None, loss=0, schedule=None, echo_count=10, cal
         env["RATE_SCHEDULE"] = schedule
     subprocess.run([os.path.join(REPO, "Interop/netlab/scenarios/lossy-call")], env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, timeout=duration + 240, check=False)
+    return [lines for _, lines in call_sides(keep)]
+
+
+def call_sides(keep):
+    """(peer, stats lines on the caller's clock) of each side in `keep` that received video."""
     sides = []
     for peer in ("alice", "bob"):
         path = os.path.join(keep, f"{peer}.jsonl")
@@ -110,7 +115,7 @@ def one_run(duration, tern, rate=None, loss=0, schedule=None, echo_count=10, cal
             offset = caller_clock_offset(path)
             lines = [(t + offset, r) for t, r in reports(path) if entries(r, "inbound-rtp", "video")]
             if len(lines) >= 3:
-                sides.append(lines)
+                sides.append((peer, lines))
     return sides
 
 
@@ -224,15 +229,7 @@ def one_browser_run(duration, tern, rate, caller):
             except OSError:
                 pass
         subprocess.run([NETLAB, "down"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    sides = []
-    for peer in ("alice", "bob"):
-        path = os.path.join(keep, f"{peer}.jsonl")
-        if os.path.exists(path):
-            offset = caller_clock_offset(path)
-            lines = [(t + offset, r) for t, r in reports(path) if entries(r, "inbound-rtp", "video")]
-            if len(lines) >= 3:
-                sides.append((peer, lines))
-    return sides
+    return call_sides(keep)
 
 
 def media_received(report):
