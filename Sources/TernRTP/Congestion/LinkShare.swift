@@ -11,8 +11,9 @@ public import TernCore
 /// encoders are given `contendedMediaShare` of the estimate and the data channels the rest;
 /// otherwise each may use what the other leaves (data always at least the rest). Encoders
 /// undershoot what they are given and a tenth of the media's share goes to headers and RTCP, so
-/// the media's part is the larger: it keeps the video above half of the path (the interactive
-/// part of a call is what its users notice; a transfer is elastic), and neither starves the other.
+/// the media's part is the larger: a video that can use it keeps more than half of the path
+/// (the interactive part of a call is what its users notice; a transfer is elastic), and
+/// neither starves the other.
 /// The data's rate is reported to the estimator as traffic it does not track
 /// (`DelayBasedEstimator.untrackedRate`), so what the path delivers is not mistaken for the
 /// media's share of it.
