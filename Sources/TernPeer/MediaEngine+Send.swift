@@ -146,15 +146,18 @@ extension MediaEngine {
     }
 
     /// Whether data channels are held to a share of the estimate now: the estimate follows the
-    /// path's queue (transport-wide feedback) and has found it narrower than its maximum.
+    /// path's queue (transport-wide feedback), its delay-based part has found the path narrower
+    /// than its maximum (`BandwidthEstimator.queueBasedRate`: a bound that random loss drove
+    /// down does not hold back SCTP, which answers loss itself), and the path queued within the
+    /// last 10 s (`pathQueues`: a lossy, jittery path without a bottleneck leaves SCTP alone).
     func dataChannelsLimited(now: Instant) -> Bool {
-        bandwidth.isInformed(now: now) && bandwidth.foundBottleneck
+        bandwidth.isInformed(now: now) && bandwidth.foundBottleneck && bandwidth.pathQueues(now: now)
     }
 
     /// The data channels' send limit now, bytes per second, or nil when they are not held back.
     func dataChannelLimit(now: Instant) -> Double? {
         guard dataChannelsLimited(now: now) else { return nil }
-        return linkShare.dataLimit(bandwidth.targetRate, mediaWantsMore: bandwidth.encodersLimited, now: now) / 8
+        return linkShare.dataLimit(bandwidth.queueBasedRate, mediaWantsMore: bandwidth.encodersLimited, now: now) / 8
     }
 
     mutating func takeQueuedRTCP() -> [[UInt8]] {

@@ -163,7 +163,7 @@ struct CongestionScenario {
     /// The bulk transfer: 1,200-byte packets at `LinkShare.dataLimit`, always with more waiting.
     private mutating func sendData() {
         linkShare.dataWaiting(now: now)
-        dataBudget = min(dataBudget + linkShare.dataLimit(estimator.targetRate, mediaWantsMore: estimator.encodersLimited, now: now) / 8 / 1000, 2_400)
+        dataBudget = min(dataBudget + linkShare.dataLimit(estimator.queueBasedRate, mediaWantsMore: estimator.encodersLimited, now: now) / 8 / 1000, 2_400)
         while dataBudget >= 1_200 {
             dataBudget -= 1_200
             linkShare.dataSent(1_200, now: now)

@@ -145,8 +145,29 @@ public struct BandwidthEstimator: Sendable {
         pushbackRatio = max(pushbackRatio, Self.minimumPushbackRatio)
     }
 
-    /// Whether the estimate has found the path narrower than the configured maximum.
-    public var foundBottleneck: Bool { targetRate < configuration.maximumRate }
+    /// The delay-based estimate within the configured limits: what the path's queue allows,
+    /// without the loss-based bound or the peer's REMB. Traffic with a congestion control of its
+    /// own against loss (SCTP) is shared from this: random loss is not a queue, and a bound
+    /// that loss drove down must not throttle a transfer that recovers from loss itself.
+    public var queueBasedRate: Double {
+        min(max(delayBased.rate, configuration.minimumRate), configuration.maximumRate)
+    }
+
+    /// Whether the delay-based estimate has found the path narrower than the configured maximum.
+    public var foundBottleneck: Bool { queueBasedRate < configuration.maximumRate }
+
+    /// When the least delayed packet of a report last waited in a queue more than
+    /// `queueingThresholdMs` (`StandingQueueDetector.queueDelayMs`).
+    public private(set) var lastQueueingAt: Instant?
+    public static let queueingThresholdMs = 20.0
+    /// How long a path that queued counts as one that does.
+    public static let queueingHold: Duration = .seconds(10)
+
+    /// Whether the path queued within `queueingHold`: a bottleneck that traffic fills, as opposed
+    /// to loss or jitter alone.
+    public func pathQueues(now: Instant) -> Bool {
+        lastQueueingAt.map { now - $0 <= Self.queueingHold } ?? false
+    }
 
     /// Traffic on the same path that carries no transport-wide numbers (data channels), bits
     /// per second as the sender measured it: counted as delivered beside the media.
@@ -171,6 +192,7 @@ public struct BandwidthEstimator: Sendable {
         }
         lossBased.follow(delayBased.rate)
         updateCongestionWindow(packets, now: now)
+        if delayBased.standingQueue.queueDelayMs > Self.queueingThresholdMs { lastQueueingAt = now }
         if let delivered = delayBased.deliveredRate {
             deliveredSamples.append((now, delivered))
             deliveredSamples.removeAll { now - $0.at > Self.deliveredPeakWindow }
