@@ -44,26 +44,29 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 BASE_RTT_MS = 50.0
 
 
-def reports(path):
-    """(t ms, report entries) of each W3C stats line of one peer."""
-    out = []
+def json_lines(path):
+    """The JSON objects of a log, one per line; other lines skipped."""
     with open(path) as stream:
         for line in stream:
             try:
-                event = json.loads(line)
+                yield json.loads(line)
             except ValueError:
                 continue
-            if event.get("category") == "w3cstats" and isinstance(event.get("report"), list):
-                out.append((float(event.get("t", 0)), event["report"]))
-    return out
+
+
+def reports(path):
+    """(t ms, report entries) of each W3C stats line of one peer."""
+    return [(float(event.get("t", 0)), event["report"]) for event in json_lines(path)
+            if event.get("category") == "w3cstats" and isinstance(event.get("report"), list)]
 
 
 def entries(report, kind, media=None):
     return [e for e in report if e.get("type") == kind and (media is None or e.get("kind") == media)]
 
 
-def received_bytes(report):
-    return sum(e.get("bytesReceived", 0) + e.get("headerBytesReceived", 0) for e in entries(report, "inbound-rtp"))
+def received_bytes(report, media=None):
+    """RTP bytes received (payload and headers), of one kind or all."""
+    return sum(e.get("bytesReceived", 0) + e.get("headerBytesReceived", 0) for e in entries(report, "inbound-rtp", media))
 
 
 def percentile(values, fraction):
@@ -76,17 +79,10 @@ def percentile(values, fraction):
 def caller_clock_offset(path):
     """Milliseconds to add to this peer's `t` to put it on the caller's clock: the answerer's
     incoming-call line and the caller's invite line are the same instant (± the signaling hop)."""
-    with open(path) as stream:
-        for line in stream:
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            message = event.get("message") or ""
-            if " invites " in message:
-                return -float(event.get("t", 0))
-            if "incoming call" in message:
-                return -float(event.get("t", 0))
+    for event in json_lines(path):
+        message = event.get("message") or ""
+        if " invites " in message or "incoming call" in message:
+            return -float(event.get("t", 0))
     return 0.0
 
 
@@ -232,10 +228,6 @@ def one_browser_run(duration, tern, rate, caller):
     return call_sides(keep)
 
 
-def media_received(report):
-    return received_bytes(report)
-
-
 def data_received(report):
     return sum(e.get("bytesReceived", 0) for e in entries(report, "data-channel"))
 
@@ -261,7 +253,7 @@ def rates(side, counter):
 
 def step_figures(side, high_bps, down_at_ms, up_at_ms):
     """Seconds until the queue settles after the step down, and until media ramps after the step up."""
-    before = [r for r in rates(side, media_received) if down_at_ms - 10_000 <= r[0] <= down_at_ms]
+    before = [r for r in rates(side, received_bytes) if down_at_ms - 10_000 <= r[0] <= down_at_ms]
     open_rate = sorted(v for _, v in before)[len(before) // 2] if before else None
     delays = [(t, queue_delay(r)) for t, r in side if down_at_ms <= t <= up_at_ms]
     recovery = None
@@ -272,7 +264,7 @@ def step_figures(side, high_bps, down_at_ms, up_at_ms):
     ramp = None
     if open_rate:
         goal = 0.8 * min(0.8 * high_bps, open_rate)
-        for t, v in rates(side, media_received):
+        for t, v in rates(side, received_bytes):
             if t > up_at_ms and v >= goal:
                 ramp = (t - up_at_ms) / 1000
                 break
@@ -284,12 +276,7 @@ def figures_of(side, rate_bps):
     tail = [r for r in side if r[0] >= end - 20_000]
     span = (tail[-1][0] - tail[0][0]) / 1000
     utilization = (received_bytes(tail[-1][1]) - received_bytes(tail[0][1])) * 8 / (rate_bps * span) if span > 0 else None
-    delays = []
-    for _, report in tail:
-        pairs = entries(report, "candidate-pair")
-        rtt = pairs[0].get("currentRoundTripTime") if pairs else None
-        if rtt is not None:
-            delays.append(max(0.0, rtt * 1000 - BASE_RTT_MS))
+    delays = [d for d in (queue_delay(report) for _, report in tail) if d is not None]
     start = side[0][0]
     startup = [r for r in side if r[0] <= start + 10_000]
     video_start = entries(startup[-1][1], "inbound-rtp", "video")
@@ -403,9 +390,7 @@ def main():
             if len(window) < 3:
                 continue
             span = (window[-1][0] - window[0][0]) / 1000
-            video_bytes = sum(e.get("bytesReceived", 0) + e.get("headerBytesReceived", 0)
-                              for e in entries(window[-1][1], "inbound-rtp", "video")) - \
-                sum(e.get("bytesReceived", 0) + e.get("headerBytesReceived", 0) for e in entries(window[0][1], "inbound-rtp", "video"))
+            video_bytes = received_bytes(window[-1][1], "video") - received_bytes(window[0][1], "video")
             video.append(video_bytes * 8 / span / 2e6)
             data.append((data_received(window[-1][1]) - data_received(window[0][1])) * 8 / span / 2e6)
             delays.append(percentile([d for d in (queue_delay(r) for _, r in window) if d is not None], 0.95))

@@ -121,23 +121,23 @@ extension MediaEngine {
                 paced = padding
                 cluster = probeCluster
             }
+            let wireSize = paced.bytes.count + Self.wireOverhead
             if let offset = paced.transportSequenceOffset, offset + 1 < paced.bytes.count {
-                let sequence = bandwidth.packetSent(size: paced.bytes.count + Self.wireOverhead, now: now, probeCluster: cluster)
+                let sequence = bandwidth.packetSent(size: wireSize, now: now, probeCluster: cluster)
                 paced.bytes[offset] = UInt8(sequence >> 8)
                 paced.bytes[offset + 1] = UInt8(truncatingIfNeeded: sequence)
             }
-            linkShare.mediaSent(paced.bytes.count + Self.wireOverhead, now: now)
-            if paced.isRetransmission { retransmissionsSent.add(paced.bytes.count + Self.wireOverhead, at: now) }
+            linkShare.mediaSent(wireSize, now: now)
+            if paced.isRetransmission { retransmissionsSent.add(wireSize, at: now) }
             packets.append(paced.bytes)
         }
         return packets
     }
 
-    /// The part of the estimate the encoders share (`LinkShare`): all of it, or half while
-    /// data channels want more under a limit.
-    /// Retransmissions of the last second come off it first (libwebrtc takes its protection
-    /// overhead off the encoders' budget the same way): a lossy bottleneck's repairs must not
-    /// keep its queue full.
+    /// The part of the estimate the encoders share: the retransmissions of the last second come
+    /// off it first (libwebrtc takes its protection overhead off the encoders' budget the same
+    /// way: a lossy bottleneck's repairs must not keep its queue full), then the congestion
+    /// window's pushback, then `LinkShare`'s media part while data channels are held back.
     func encoderTarget(now: Instant) -> Double {
         let estimate = max(0, bandwidth.targetRate - retransmissionRate(now: now))
         let target = bandwidth.isInformed(now: now) ? bandwidth.pushedBack(estimate) : estimate

@@ -28,6 +28,11 @@ public struct BandwidthEstimator: Sendable {
     /// When the first and the last packet with a transport-wide number left.
     public private(set) var firstNumberedAt: Instant?
     public private(set) var lastNumberedAt: Instant?
+    /// What may be in flight, and the encoders' pushback while more is.
+    public private(set) var congestionWindow = CongestionWindow()
+    /// When the least delayed packet of a report last waited in a queue more than
+    /// `queueingThresholdMs` (`StandingQueueDetector.queueDelayMs`).
+    public private(set) var lastQueueingAt: Instant?
     /// The peer's last REMB (RFC draft-alvestrand-rmcat-remb), bits per second, if any.
     public private(set) var remoteEstimate: Double?
     /// When to probe (`ProbeController`) and what the probes found (`ProbeRateEstimator`).
@@ -96,54 +101,16 @@ public struct BandwidthEstimator: Sendable {
         return firstNumberedAt.map { now - $0 <= .seconds(2) } ?? false
     }
 
-    /// The congestion window, bytes: what may be in flight (sent, not yet covered by feedback)
-    /// — the target over the lowest of the last 32 feedback round trips (each the longest
-    /// a packet in one report waited for it) plus `congestionWindowQueue`, smoothed, at least
-    /// two packets. Nil before feedback. libwebrtc's GoogCC ships the same window (its
-    /// "QueueSize:350" default) with the pacer holding media while it is full.
-    public private(set) var congestionWindow: Int?
-    public static let congestionWindowQueue: Duration = .milliseconds(350)
-    private var feedbackRoundTrips: [Duration] = []
-    /// What the encoders are held to while the window is full (libwebrtc's congestion-window
-    /// pushback): 5 % less per feedback while in flight exceeds it, 10 % while it is half again
-    /// over (never under a quarter); back up 5 % per feedback below it (10 % below half of
-    /// it), at once to 1 when nearly nothing is in flight. Feedback comes every 100 ms, a
-    /// quarter of libwebrtc's update rate, hence the faster steps back up.
-    public private(set) var pushbackRatio = 1.0
-    static let minimumPushbackRatio = 0.25
-
     /// Whether more is in flight than the congestion window allows (the pacer holds all but
     /// audio): only while feedback informs the estimate, so a peer that stops sending feedback
     /// cannot stop the media.
     public func isCongested(now: Instant) -> Bool {
-        guard let congestionWindow, isInformed(now: now) else { return false }
-        return history.bytesInFlight >= congestionWindow
+        guard let bytes = congestionWindow.bytes, isInformed(now: now) else { return false }
+        return history.bytesInFlight >= bytes
     }
 
-    /// The encoders' share after pushback (`pushbackRatio`), bits per second.
-    public func pushedBack(_ rate: Double) -> Double { rate * pushbackRatio }
-
-    private mutating func updateCongestionWindow(_ packets: [SentPacketHistory.Feedback], now: Instant) {
-        guard let longest = packets.map({ now - $0.sendTime }).max(), longest >= .zero else { return }
-        feedbackRoundTrips.append(longest)
-        if feedbackRoundTrips.count > 32 { feedbackRoundTrips.removeFirst() }
-        guard let shortest = feedbackRoundTrips.min() else { return }
-        let window = targetRate / 8 * (shortest + Self.congestionWindowQueue).seconds
-        let smoothed = congestionWindow.map { (window + Double($0)) / 2 } ?? window
-        let bytes = max(3_000, Int(min(smoothed, 1e9)))
-        congestionWindow = bytes
-        let fill = Double(history.bytesInFlight) / Double(bytes)
-        if fill > 1.5 {
-            pushbackRatio *= 0.9
-        } else if fill > 1 {
-            pushbackRatio *= 0.95
-        } else if fill < 0.1 {
-            pushbackRatio = 1
-        } else {
-            pushbackRatio = min(1, pushbackRatio * (fill < 0.5 ? 1.1 : 1.05))
-        }
-        pushbackRatio = max(pushbackRatio, Self.minimumPushbackRatio)
-    }
+    /// The encoders' share after the congestion window's pushback, bits per second.
+    public func pushedBack(_ rate: Double) -> Double { rate * congestionWindow.pushbackRatio }
 
     /// The delay-based estimate within the configured limits: what the path's queue allows,
     /// without the loss-based bound or the peer's REMB. Traffic with a congestion control of its
@@ -156,9 +123,6 @@ public struct BandwidthEstimator: Sendable {
     /// Whether the delay-based estimate has found the path narrower than the configured maximum.
     public var foundBottleneck: Bool { queueBasedRate < configuration.maximumRate }
 
-    /// When the least delayed packet of a report last waited in a queue more than
-    /// `queueingThresholdMs` (`StandingQueueDetector.queueDelayMs`).
-    public private(set) var lastQueueingAt: Instant?
     public static let queueingThresholdMs = 20.0
     /// How long a path that queued counts as one that does.
     public static let queueingHold: Duration = .seconds(10)
@@ -191,7 +155,7 @@ public struct BandwidthEstimator: Sendable {
             pendingProbes += probes.probeResult(cluster: cluster, measured: measured, applied: delayBased.rate, now: now)
         }
         lossBased.follow(delayBased.rate)
-        updateCongestionWindow(packets, now: now)
+        congestionWindow.update(packets, target: targetRate, bytesInFlight: history.bytesInFlight, now: now)
         if delayBased.standingQueue.queueDelayMs > Self.queueingThresholdMs { lastQueueingAt = now }
         if let delivered = delayBased.deliveredRate {
             deliveredSamples.append((now, delivered))
