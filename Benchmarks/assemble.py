@@ -83,6 +83,16 @@ ROWS = [
      "a network namespace with only lo (as root), createOffer → channel open on both sides, fresh connections "
      "each run in a warm page. Ratio = Chromium ms / Tern ms. Chromium needs no process boundary; Tern's runs "
      "cross one."),
+    ("setup_ms_chromium_two_process", "Tern's set-up latency (the setup_ms runs) next to Chromium ↔ Chromium measured "
+     "the same way: two headless Chromium instances in two processes (Benchmarks/chromium/two_process_bench.py: "
+     "each page driven by Benchmarks/chromium/dc_bridge.py, which speaks DCThroughput's signals, so the bridges "
+     "stand where Tern's two processes stand), on 127.0.0.1 in a network namespace with only lo, Chromium's "
+     "defaults, createOffer → channel open on both sides, fresh connections each run, the first run left out. "
+     "Signals cross two local HTTP hops (POST, EventSource) where Tern's cross a pipe. Ratio = Chromium ms / "
+     "Tern ms (issue #20 goal: Tern ≤ 10 ms and ≤ Chromium's)."),
+    ("dc_throughput_loopback_MBps_chromium_two_process", "Tern's loopback throughput next to Chromium ↔ Chromium in "
+     "two processes (as above): 64 MiB in 64 KiB binary messages, bufferedAmount ≤ 4 MiB, bufferedamountlow at "
+     "1 MiB, first send → last byte in."),
     ("dc_throughput_loopback_MBps_chromium_pair", "Tern's loopback throughput next to Chromium's in-page pair: "
      "64 MiB in 64 KiB binary messages on one reliable ordered channel, bufferedAmount ≤ 8 MiB, "
      "bufferedamountlow at 1 MiB; MB/s first send → last byte in."),
@@ -97,13 +107,31 @@ ROWS = [
     ("setup_ms_rtt50_without_snap", "Labelled, not a headline: setup_ms_rtt50 with SNAP off on both Tern sides "
      "(DCBENCH_SNAP=0), so the SCTP handshake runs as with a peer that has no SNAP: what SNAP saves."),
     ("setup_ms_rtt50", "Set-up latency of those runs (createOffer → channel open on both sides at 50 ms RTT). Between "
-     "Tern peers SNAP is negotiated (the default), so no SCTP handshake; aiortc has no SNAP and runs it. "
-     "Without SNAP (DCBENCH_SNAP=0) the Tern↔Tern figure was 293.6 ms against 192.9 ms with it (Docs/SCTP.md)."),
+     "Tern peers SNAP is negotiated (the default), so no SCTP handshake; aiortc has no SNAP and runs it "
+     "(setup_ms_rtt50_without_snap: Tern ↔ Tern without SNAP)."),
     ("dc_throughput_rtt50_Mbps_chromium_pair", "Tern's 50 ms-RTT throughput next to Chromium's in-page pair at 50 ms "
      "RTT: Benchmarks/chromium/pair_bench.py --delay-ms 25 runs the page in a namespace with only lo and sends "
      "every UDP packet leaving lo through the lab's delayer (25 ms each way; lo's MTU, where Tern's row crosses "
      "the lab's router on 1,500-byte veths). Ratio = Tern / Chromium."),
     ("setup_ms_rtt50_chromium_pair", "Set-up latency of those Chromium runs next to Tern's at 50 ms RTT."),
+    ("setup_ms_rtt50_chromium_two_process", "Tern's setup_ms_rtt50 next to Chromium ↔ Chromium in two processes "
+     "across the same lab path: the two bridges (Benchmarks/chromium/dc_bridge.py) and their browsers in the lab's "
+     "left and right namespaces, 25 ms each way through its router, Chromium's defaults (no SNAP), 3 set-ups per "
+     "run after one left out. Ratio = Chromium ms / Tern ms."),
+    ("dc_throughput_rtt50_Mbps_standard", "Tern ↔ Tern at 50 ms RTT with what both sides ship (the "
+     "dc_throughput_rtt50_Mbps runs: 1,200-byte packets, RFC 9260 SACKs, no Tern↔Tern extension) next to "
+     "Chromium ↔ Chromium in two processes on the same lab path, 64 MiB each (issue #20 goal: ≥ Chromium's and "
+     "≥ 200 Mbit/s). Ratio = Tern / Chromium."),
+    ("setup_ms_rtt50_tern_chromium", "Mixed pair at 50 ms RTT: Tern (DCThroughput parent, defaults) offers, Chromium "
+     "answers (DCBENCH_CHILD_COMMAND runs dc_bridge.py in the right namespace in place of Tern's child), "
+     "createOffer → channel open on both sides; Chromium ignores a=sctp-init, so the SCTP handshake runs. Peer: "
+     "Chromium ↔ Chromium in two processes (setup_ms_rtt50_chromium_two_process). Issue #20 goal: ≤ the peer."),
+    ("dc_throughput_rtt50_Mbps_tern_chromium", "The same runs: Tern sends 64 MiB to Chromium (1,200-byte packets, "
+     "Chromium's SACKs). Peer: Chromium ↔ Chromium in two processes. Ratio = Tern / Chromium."),
+    ("setup_ms_rtt50_tern_aiortc", "Mixed pair at 50 ms RTT: Tern offers, aiortc answers (its dc_throughput.py "
+     "child in the right namespace), createOffer → channel open on both sides. Peer: aiortc ↔ aiortc "
+     "(setup_ms_rtt50's peer). aiortc's answer waits for its gathering (no trickle), as in its own pair."),
+    ("dc_throughput_rtt50_Mbps_tern_aiortc", "The same runs: Tern sends 64 MiB to aiortc. Peer: aiortc ↔ aiortc."),
     ("sctp_inprocess_MBps", "64 MiB in 64 KiB messages between two SCTPAssociations over a zero-delay "
      "SimulatedLink, both ends on one thread, no DTLS, no sockets; MB/s of wall-clock time, one sample per process."),
     ("scale_setup_ms_N100", "Benchmarks/PeerScale: 100 data-channel-only PeerConnection pairs on 127.0.0.1 in one "
@@ -184,14 +212,21 @@ ROWS = [
 
 # Figures the issue (#12) asks for that nothing here measures yet.
 NOT_MEASURED = [
-    ("dc_throughput_rtt50_Mbps (Chromium)", "the Chromium pair runs in one page, so it cannot be put across the "
-     "network lab's 50 ms path; only aiortc is measured there"),
     ("cc_step_down_recovery_s, cc_step_up_ramp_s, cc_loss5_rate_kbps, cc_video_share_with_bulk_data (Chromium)",
      "the Chromium pair runs the steady 1 Mbit/s and 300 kbit/s calls only; the step, loss and bulk scenarios "
      "run Tern ↔ Tern"),
 ]
 
 LOWER_IS_BETTER = {"us", "ms", "s", "s/min"}
+
+# Cross rows (a Tern process against another stack) take their peer from that stack's own pair:
+# row -> (figure name, peerKey or None) whose peer samples it shows.
+PEER_FROM = {
+    "setup_ms_rtt50_tern_chromium": ("setup_ms_rtt50", "chromium_two_process"),
+    "dc_throughput_rtt50_Mbps_tern_chromium": ("dc_throughput_rtt50_Mbps", "standard"),
+    "setup_ms_rtt50_tern_aiortc": ("setup_ms_rtt50", None),
+    "dc_throughput_rtt50_Mbps_tern_aiortc": ("dc_throughput_rtt50_Mbps", None),
+}
 
 
 def fmt(value):
@@ -221,6 +256,10 @@ def merge(lines):
     # row of its own, NAME_KEY, with Tern's samples of NAME.
     second = [line for line in lines if line.get("role") == "peer" and line.get("peerKey")]
     lines = [line for line in lines if not (line.get("role") == "peer" and line.get("peerKey"))]
+    for row, (source, key) in PEER_FROM.items():
+        pool = second if key else lines
+        lines += [dict(line, name=row, peerKey=None) for line in pool
+                  if line.get("role") == "peer" and line["name"] == source and line.get("peerKey") == key]
     for line in second:
         name = f"{line['name']}_{line['peerKey']}"
         entry = figures.setdefault(name, {"unit": line["unit"], "tern": [], "peer": line["peer"], "peerSamples": []})
@@ -255,10 +294,15 @@ def merge(lines):
             "peer": entry["peer"] if peer_value is not None else None,
             "peerValue": peer_value, "ratio": ratio, "runs": len(entry["tern"]),
             "spread": [min(entry["tern"]), max(entry["tern"])],
+            "peerRuns": len(entry["peerSamples"]),
+            "peerSpread": [min(entry["peerSamples"]), max(entry["peerSamples"])] if entry["peerSamples"] else None,
         })
     order = {name: index for index, (name, _) in enumerate(ROWS)}
     rows.sort(key=lambda row: order.get(row["name"], len(order)))
     return rows
+
+
+HEADER = "| figure | unit | Tern | peer | peer value | ratio | runs | spread | peer runs | peer spread |"
 
 
 def machine(load_at_start):
@@ -304,17 +348,20 @@ def main():
     out = ["# Benchmarks", "",
            f"Written by `make bench{' QUICK=1' if mode == 'quick' else ''}` (Scripts/bench) on {now}: "
            f"{'QUICK subset, fewer runs' if mode == 'quick' else 'full run'}. Release builds; every figure is the "
-           "median over its runs, with the smallest and largest run as the spread. Figures are measured, printed "
+           "median over its runs, with the smallest and largest run as the spread (Tern's, and the peer's in the last two columns). Figures are measured, printed "
            "and kept here; no test asserts any of them. The machine is shared, so compare figures from one run "
            "(ratios are measured within one run), not across runs.", "",
            f"Machine: {machine(load_at_start)}.", "",
            "Ratio > 1 means Tern is faster than the peer (peer time / Tern time, or Tern rate / peer rate).", "",
-           "| figure | unit | Tern | peer | peer value | ratio | runs | spread |",
-           "|---|---|---|---|---|---|---|---|"]
+           HEADER,
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
+        peer_spread = (f"{fmt(row['peerSpread'][0])} – {fmt(row['peerSpread'][1])}"
+                       if row.get("peerSpread") else "—")
         out.append(f"| `{row['name']}` | {row['unit']} | {fmt(row['tern'])} | {row['peer'] or '—'} | "
                    f"{fmt(row['peerValue'])} | {fmt_ratio(row['ratio'])} | {row['runs']} | "
-                   f"{fmt(row['spread'][0])} – {fmt(row['spread'][1])} |")
+                   f"{fmt(row['spread'][0])} – {fmt(row['spread'][1])} | "
+                   f"{row.get('peerRuns') or '—'} | {peer_spread} |")
     out += ["", "## What each figure measures", ""]
     for name, text in ROWS:
         if name in produced:
@@ -337,7 +384,7 @@ def main():
             "`make bench QUICK=1` (under a minute once built). Raw JSON: `Docs/benchmarks.json`.", ""]
     with open(os.path.join(docs, "BENCHMARKS.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(out))
-    print("\n".join(out[out.index("| figure | unit | Tern | peer | peer value | ratio | runs | spread |"):
+    print("\n".join(out[out.index(HEADER):
                         out.index("## What each figure measures")]))
 
 

@@ -5,7 +5,8 @@
 //                       [--candidate-pool] (iceCandidatePoolSize 1 on both sides)
 //                       [--audio] [--audio-figure NAME] (default setup_ms_audio)
 //                       [--throughput-figure NAME]  (default dc_throughput_loopback_MBps; a name
-//                       ending in _Mbps reports Mbit/s) [--setup-figure NAME] (default setup_ms)
+//                       ending in _Mbps reports Mbit/s) [--setup-figure NAME] (default setup_ms;
+//                       `none` leaves the set-up figure out)
 //   DCThroughput child             (spawned by the parent; signals over its stdin/stdout)
 //
 // One child process serves every run; each run creates a fresh PeerConnection in both processes
@@ -32,6 +33,9 @@
 // process's host candidates on address A (default 127.0.0.1), and DCBENCH_CHILD_WRAPPER is a
 // command prefix the child is started under (e.g. `netlab exec right env DCBENCH_ICE_ADDRESS=B`),
 // so parent and child sit in two namespaces with the lab's router between them.
+// DCBENCH_CHILD_COMMAND=CMD starts CMD as the child instead (a whole command: aiortc's
+// `dc_throughput.py child` or Benchmarks/chromium/dc_bridge.py), for the cross rows where Tern
+// offers and sends to another stack.
 //
 // Signaling follows JSEP order and W3C's example: each side sends its localDescription once
 // setLocalDescription has applied it (with the candidates gathered by then, as W3C specifies) and
@@ -228,9 +232,15 @@ final class ChildProcess: @unchecked Sendable {  // Process and Pipe are only to
 
     init() throws {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let wrapper = ProcessInfo.processInfo.environment["DCBENCH_CHILD_WRAPPER"]?
-            .split(separator: " ").map(String.init) ?? []
-        if let first = wrapper.first {
+        let environment = ProcessInfo.processInfo.environment
+        let wrapper = environment["DCBENCH_CHILD_WRAPPER"]?.split(separator: " ").map(String.init) ?? []
+        // DCBENCH_CHILD_COMMAND: another stack's child speaking the same signals (aiortc's
+        // dc_throughput.py child, Benchmarks/chromium/dc_bridge.py) answers instead of ours.
+        if let command = environment["DCBENCH_CHILD_COMMAND"]?.split(separator: " ").map(String.init),
+           let first = command.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(command.dropFirst())
+        } else if let first = wrapper.first {
             process.executableURL = URL(fileURLWithPath: first)
             process.arguments = Array(wrapper.dropFirst()) + [executable, "child"]
         } else {
@@ -599,7 +609,9 @@ case "parent":
         Figure(name: options.throughputFigure, unit: megabits ? "Mbit/s" : "MB/s",
                samples: megabits ? throughput.map { $0 * 8 } : throughput).emit()
     }
-    if audioSetup.isEmpty {
+    if options.setupFigure == "none" {
+        // Only the transfer is measured by this invocation.
+    } else if audioSetup.isEmpty {
         Figure(name: options.setupFigure, unit: "ms", samples: setup).emit()
     } else {
         // With audio the one figure covers both: channels open and the first decoded frame.

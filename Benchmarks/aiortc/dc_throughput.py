@@ -261,7 +261,8 @@ async def parent(opts):
             print(figure(name, "Mbit/s", [t * 8 for t in throughputs]), flush=True)
         else:
             print(figure(name, "MB/s", throughputs), flush=True)
-    print(figure("setup_ms_audio" if opts["audio"] else opts["setup-figure"], "ms", setups), flush=True)
+    if opts["setup-figure"] != "none":  # "none": only the transfer is measured here
+        print(figure("setup_ms_audio" if opts["audio"] else opts["setup-figure"], "ms", setups), flush=True)
 
 
 def main():

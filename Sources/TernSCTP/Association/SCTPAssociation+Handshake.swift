@@ -96,7 +96,7 @@ extension SCTPAssociation {
         pendingInit = nil
         state = .cookieEchoed
         initRetransmissions = 0
-        sendRaw([.cookieEcho(cookie)], tag: peerTag)
+        cookieEchoDue = true  // pollTransmit sends it, with queued DATA bundled (§5.1 step C)
         t1Deadline = now + rto.rto
     }
 
@@ -129,11 +129,15 @@ extension SCTPAssociation {
         switch state {
         case .closed where !terminated, .cookieWait, .cookieEchoed:
             guard state == .closed || cookie.localTag == localTag else { return true }
-            localTag = cookie.localTag
-            localInitialTSN = cookie.localInitialTSN
-            nextTSN = localInitialTSN
-            cumulativeAckPoint = localInitialTSN &- 1
-            nextReconfigRequestSequence = localInitialTSN
+            if state == .closed {
+                localTag = cookie.localTag
+                localInitialTSN = cookie.localInitialTSN
+                nextTSN = localInitialTSN
+                cumulativeAckPoint = localInitialTSN &- 1
+                nextReconfigRequestSequence = localInitialTSN
+            }
+            // In COOKIE-WAIT/ECHOED the cookie holds the tag and TSN we already use (handleInit),
+            // and DATA may have gone with our own COOKIE ECHO: the TSNs go on from there.
             adoptCookie(cookie)
             enterEstablished(now: now)
             controlChunks.append(.cookieAck)
@@ -201,6 +205,9 @@ extension SCTPAssociation {
         t1Deadline = nil
         lastActivity = now
         heartbeatDeadline = now + config.heartbeatInterval
+        cookieEchoDue = false
+        // DATA bundled with the COOKIE ECHO was covered by T1 until now (§6.3.2 R1 from here).
+        if !outstanding.isEmpty, t3Deadline == nil { t3Deadline = now + rto.rto }
         if config.pathMTUDiscovery { pathMTU.start() }
         events.append(.connected)
     }
@@ -247,7 +254,16 @@ extension SCTPAssociation {
         if state == .cookieWait, let i = pendingInit {
             sendRaw([.initiation(i)], tag: 0)
         } else if state == .cookieEchoed, let c = pendingCookie {
-            sendRaw([.cookieEcho(c)], tag: peerTag)
+            // DATA that went with the lost COOKIE ECHO goes with its retransmission: the peer
+            // takes no DATA before the cookie, and we may send no other packet until COOKIE ACK.
+            var chunks: [SCTPChunk] = [.cookieEcho(c)]
+            var size = SCTPPacket.headerSize + (4 + c.count + 3) & ~3
+            for chunk in outstanding.lazy.map(\.chunk) where size + chunk.paddedSize <= config.mtu {
+                chunks.append(.data(chunk))
+                size += chunk.paddedSize
+                stats.retransmittedChunks += 1
+            }
+            sendRaw(chunks, tag: peerTag)
         } else {
             t1Deadline = nil
             return

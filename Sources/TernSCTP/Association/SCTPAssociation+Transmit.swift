@@ -11,6 +11,7 @@ extension SCTPAssociation {
             return raw
         }
         guard peerTag != 0, !terminated else { return nil }
+        if state == .cookieEchoed, cookieEchoDue, let cookie = pendingCookie { return cookieEchoPacket(cookie, now: now) }
         if state == .established, let size = pathMTU.probeToSend(now: now, nonce: UInt32.random(in: 1...UInt32.max, using: &random)) {
             stats.packetsSent += 1
             return PathMTUProbe.packet(size: size, nonce: pathMTU.probeNonce, header: packetHeader())
@@ -71,6 +72,27 @@ extension SCTPAssociation {
             }
         }
         guard count > 0 else { return nil }
+        SCTPPacket.finalize(&out)
+        stats.packetsSent += 1
+        return out
+    }
+
+    /// COOKIE ECHO first, then whatever DATA is queued and fits (RFC 9260 §5.1 step C allows the
+    /// bundling): a channel created before the connection has its DATA_CHANNEL_OPEN at the peer
+    /// with the cookie, a round trip before COOKIE ACK would let it go. Only streams the INIT ACK
+    /// granted are sent on; T1 covers the bundle until COOKIE ACK (see `handleT1`).
+    private func cookieEchoPacket(_ cookie: [UInt8], now: Instant) -> [UInt8] {
+        cookieEchoDue = false
+        var out = packetHeader()
+        SCTPChunk.cookieEcho(cookie).write(into: &out)
+        if let head = sendQueue.head, Int(head.streamIdentifier) < outboundStreamCount {
+            var lastDataChunk: Int?
+            let bundled = appendNewData(into: &out, lastChunk: &lastDataChunk, now: now)
+            if bundled > 0 {
+                t3Deadline = nil
+                stats.dataChunksBundledWithCookieEcho += bundled
+            }
+        }
         SCTPPacket.finalize(&out)
         stats.packetsSent += 1
         return out

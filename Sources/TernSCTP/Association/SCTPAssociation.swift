@@ -102,6 +102,8 @@ public final class SCTPAssociation {
     var events = Deque<SCTPAssociationEvent>()
     var pendingInit: InitChunk?
     var pendingCookie: [UInt8]?
+    /// The COOKIE ECHO is due in the next packet, with the DATA already queued behind it.
+    var cookieEchoDue = false
     var initRetransmissions = 0
     /// Stale Cookie ERRORs answered by starting over, in the handshake under way (§5.2.6).
     var staleCookieRestartsThisHandshake = 0

@@ -28,6 +28,9 @@ public struct SCTPAssociationStats: Sendable, Equatable {
     public var abandonedMessages = 0
     /// Packets sent.
     public var packetsSent = 0
+    /// DATA chunks sent in the packet of a COOKIE ECHO (RFC 9260 §5.1 step C), a round trip
+    /// before COOKIE ACK would let them go.
+    public var dataChunksBundledWithCookieEcho = 0
     /// Packets received and accepted.
     public var packetsReceived = 0
     /// Times the sender entered fast recovery (RFC 9260 §7.2.4: cwnd halved on a loss).

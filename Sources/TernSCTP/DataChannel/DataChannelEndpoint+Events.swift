@@ -8,7 +8,13 @@ extension DataChannelEndpoint {
             case .connected:
                 connected = true
                 events.append(.connected)
-                for id in channels.keys.sorted() where !(channels[id]?.announced ?? true) { announce(id, now: now) }
+                for id in channels.keys.sorted() where !(channels[id]?.announced ?? true) {
+                    if channels[id]?.info.readyState == .closing {
+                        association.resetStreams([id], now: now)  // closed while its OPEN waited
+                    } else {
+                        announce(id, now: now)
+                    }
+                }
             case let .message(m): handleMessage(m, now: now)
             case let .bufferedAmountLow(sid):
                 if channels[sid]?.info.readyState == .open { events.append(.bufferedAmountLow(channelId: sid)) }
@@ -33,23 +39,34 @@ extension DataChannelEndpoint {
         }
     }
 
-    /// Sends DATA_CHANNEL_OPEN (RFC 8832 §6) if needed and reports the channel open.
-    func announce(_ id: UInt16, now: Instant) {
-        guard var ch = channels[id], !ch.announced, ch.info.readyState == .connecting else { return }
-        if !ch.info.negotiated {
-            let open = DCEPOpen(channelType: DataChannelInit(ordered: ch.info.ordered, maxRetransmits: ch.info.maxRetransmits,
-                                                             maxPacketLifeTime: ch.info.maxPacketLifeTime).channelType,
-                                priority: ch.info.priority,
-                                reliabilityParameter: UInt32(ch.info.maxRetransmits ?? ch.info.maxPacketLifeTime ?? 0),
-                                label: ch.info.label, protocol: ch.info.protocol)
-            do {
-                try association.send(DCEPMessage.open(open).serialize(), streamIdentifier: id,
-                                     payloadProtocolIdentifier: DataChannelPPID.dcep, now: now)
-            } catch {
-                finishClose(id, reason: "could not send DATA_CHANNEL_OPEN: \(error)")
-                return
-            }
+    /// Queues DATA_CHANNEL_OPEN (RFC 8832 §6) on the association, once; before the association
+    /// is up it waits there and leaves with the COOKIE ECHO. Returns false when the channel
+    /// closed because the association refused it.
+    @discardableResult
+    func queueOpen(_ id: UInt16, now: Instant) -> Bool {
+        guard var ch = channels[id], !ch.info.negotiated, !ch.openQueued else { return channels[id] != nil }
+        let open = DCEPOpen(channelType: DataChannelInit(ordered: ch.info.ordered, maxRetransmits: ch.info.maxRetransmits,
+                                                         maxPacketLifeTime: ch.info.maxPacketLifeTime).channelType,
+                            priority: ch.info.priority,
+                            reliabilityParameter: UInt32(ch.info.maxRetransmits ?? ch.info.maxPacketLifeTime ?? 0),
+                            label: ch.info.label, protocol: ch.info.protocol)
+        do {
+            try association.send(DCEPMessage.open(open).serialize(), streamIdentifier: id,
+                                 payloadProtocolIdentifier: DataChannelPPID.dcep, now: now)
+        } catch {
+            finishClose(id, reason: "could not send DATA_CHANNEL_OPEN: \(error)")
+            return false
         }
+        ch.openQueued = true
+        channels[id] = ch
+        return true
+    }
+
+    /// Reports the channel open (W3C: the opener's channel is open once the association is up),
+    /// its DATA_CHANNEL_OPEN queued if it was not already.
+    func announce(_ id: UInt16, now: Instant) {
+        guard channels[id].map({ !$0.announced && $0.info.readyState == .connecting }) == true,
+              queueOpen(id, now: now), var ch = channels[id] else { return }
         ch.announced = true
         ch.info.readyState = .open
         channels[id] = ch

@@ -30,6 +30,9 @@ public final class DataChannelEndpoint {
         var info: DataChannelInfo
         /// DCEP OPEN sent (or not needed) — data may flow.
         var announced: Bool
+        /// DATA_CHANNEL_OPEN queued on the association (before it is up, so that it can travel
+        /// with the COOKIE ECHO).
+        var openQueued = false
         /// Locally opened, non-negotiated channel still waiting for DATA_CHANNEL_ACK: send ordered.
         var awaitingAck: Bool
         var outgoingReset = false
@@ -142,7 +145,7 @@ public final class DataChannelEndpoint {
                                    negotiated: options.negotiated, priority: options.priority, readyState: .connecting,
                                    bufferedAmount: 0)
         channels[id] = Channel(info: info, announced: false, awaitingAck: !options.negotiated)
-        if connected { announce(id, now: now) }
+        if connected { announce(id, now: now) } else { queueOpen(id, now: now) }
         return id
     }
 
@@ -176,6 +179,8 @@ public final class DataChannelEndpoint {
         channels[id] = ch
         if connected {
             association.resetStreams([id], now: now)
+        } else if ch.openQueued {
+            // The OPEN will reach the peer with the handshake: reset the stream once it is up.
         } else {
             finishClose(id, reason: "closed before the association was established")
         }
