@@ -103,10 +103,13 @@ ROWS = [
     ("dc_throughput_rtt50_tern_extensions_Mbps", "Tern ↔ Tern only, not a headline: the same with the Tern↔Tern "
      "SCTP extensions negotiated (1,500-byte-MTU packets found by path MTU discovery, a SACK every eighth packet, "
      "no pacing; issue #7 goal: ≥ 200 Mbit/s)."),
-    ("setup_ms_rtt50_tern_extensions", "Set-up latency of those runs."),
+    ("setup_ms_rtt50_tern_extensions", "Set-up latency with the extensions negotiated: set-up-only runs (--bytes 0), "
+     "one long-lived child, 3 set-ups after the pair's first, per round."),
     ("setup_ms_rtt50_without_snap", "Labelled, not a headline: setup_ms_rtt50 with SNAP off on both Tern sides "
      "(DCBENCH_SNAP=0), so the SCTP handshake runs as with a peer that has no SNAP: what SNAP saves."),
-    ("setup_ms_rtt50", "Set-up latency of those runs (createOffer → channel open on both sides at 50 ms RTT). Between "
+    ("setup_ms_rtt50", "Set-up latency at 50 ms RTT across the same lab path (createOffer → channel open on both "
+     "sides): set-up-only runs (--bytes 0) with one long-lived child, 3 set-ups after the pair's first left out, "
+     "per round of 3, for every stack (the transfers' own set-ups, a fresh pair's first, are not a figure). Between "
      "Tern peers SNAP is negotiated (the default), so no SCTP handshake; aiortc has no SNAP and runs it "
      "(setup_ms_rtt50_without_snap: Tern ↔ Tern without SNAP)."),
     ("dc_throughput_rtt50_Mbps_chromium_pair", "Tern's 50 ms-RTT throughput next to Chromium's in-page pair at 50 ms "

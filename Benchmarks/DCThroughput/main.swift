@@ -605,7 +605,7 @@ case "parent":
     }
     child.finish()
     if !throughput.isEmpty {
-        let megabits = options.throughputFigure.hasSuffix("_Mbps")
+        let megabits = options.throughputFigure.contains("_Mbps")
         Figure(name: options.throughputFigure, unit: megabits ? "Mbit/s" : "MB/s",
                samples: megabits ? throughput.map { $0 * 8 } : throughput).emit()
     }

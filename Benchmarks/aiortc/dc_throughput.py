@@ -257,7 +257,7 @@ async def parent(opts):
     await child_process.finish()
     if throughputs:
         name = opts["throughput-figure"]
-        if name.endswith("_Mbps"):
+        if "_Mbps" in name:
             print(figure(name, "Mbit/s", [t * 8 for t in throughputs]), flush=True)
         else:
             print(figure(name, "MB/s", throughputs), flush=True)

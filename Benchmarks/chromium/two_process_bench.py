@@ -104,7 +104,7 @@ def main():
                ("throughput", "MB/s", result.get("throughputMBps") or []))
     for kind, unit, samples in figures:
         name, key = names[kind]
-        if name.endswith("_Mbps"):
+        if "_Mbps" in name:
             unit, samples = "Mbit/s", [s * 8 for s in samples]
         if samples:
             line = {"name": name, "unit": unit, "role": "peer", "peer": f"{version} ↔ itself ({where})",
