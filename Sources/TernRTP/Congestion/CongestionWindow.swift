@@ -23,7 +23,7 @@ public struct CongestionWindow: Sendable {
 
     /// Takes one report's packets at `now`, with the target and what is in flight after it.
     mutating func update(_ packets: [SentPacketHistory.Feedback], target: Double, bytesInFlight: Int, now: Instant) {
-        guard let longest = packets.map({ now - $0.sendTime }).max(), longest >= .zero else { return }
+        guard let longest = packets.lazy.map({ now - $0.sendTime }).max(), longest >= .zero else { return }
         feedbackRoundTrips.append(longest)
         if feedbackRoundTrips.count > 32 { feedbackRoundTrips.removeFirst() }
         guard let shortest = feedbackRoundTrips.min() else { return }

@@ -253,17 +253,8 @@ extension SCTPAssociation {
         rto.backOff()
         if state == .cookieWait, let i = pendingInit {
             sendRaw([.initiation(i)], tag: 0)
-        } else if state == .cookieEchoed, let c = pendingCookie {
-            // DATA that went with the lost COOKIE ECHO goes with its retransmission: the peer
-            // takes no DATA before the cookie, and we may send no other packet until COOKIE ACK.
-            var chunks: [SCTPChunk] = [.cookieEcho(c)]
-            var size = SCTPPacket.headerSize + (4 + c.count + 3) & ~3
-            for chunk in outstanding.lazy.map(\.chunk) where size + chunk.paddedSize <= config.mtu {
-                chunks.append(.data(chunk))
-                size += chunk.paddedSize
-                stats.retransmittedChunks += 1
-            }
-            sendRaw(chunks, tag: peerTag)
+        } else if state == .cookieEchoed, pendingCookie != nil {
+            cookieEchoDue = true  // resent by pollTransmit with the DATA that went with it
         } else {
             t1Deadline = nil
             return

@@ -77,21 +77,24 @@ extension SCTPAssociation {
         return out
     }
 
-    /// COOKIE ECHO first, then whatever DATA is queued and fits (RFC 9260 §5.1 step C allows the
-    /// bundling): a channel created before the connection has its DATA_CHANNEL_OPEN at the peer
-    /// with the cookie, a round trip before COOKIE ACK would let it go. Only streams the INIT ACK
-    /// granted are sent on; T1 covers the bundle until COOKIE ACK (see `handleT1`).
+    /// COOKIE ECHO first, then DATA (RFC 9260 §5.1 step C allows the bundling): a channel created
+    /// before the connection has its DATA_CHANNEL_OPEN at the peer with the cookie, a round trip
+    /// before COOKIE ACK would let it go. After a T1 timeout the DATA that went with the lost
+    /// COOKIE ECHO goes again with it (the peer takes no DATA before the cookie, and we may send
+    /// no other packet until COOKIE ACK). Only streams the INIT ACK granted are sent on; T1
+    /// covers the bundle until COOKIE ACK starts T3.
     private func cookieEchoPacket(_ cookie: [UInt8], now: Instant) -> [UInt8] {
         cookieEchoDue = false
         var out = packetHeader()
         SCTPChunk.cookieEcho(cookie).write(into: &out)
+        for chunk in outstanding.lazy.map(\.chunk) where out.count + chunk.paddedSize <= config.mtu {
+            chunk.write(into: &out)
+            stats.retransmittedChunks += 1
+        }
         if let head = sendQueue.head, Int(head.streamIdentifier) < outboundStreamCount {
             var lastDataChunk: Int?
-            let bundled = appendNewData(into: &out, lastChunk: &lastDataChunk, now: now)
-            if bundled > 0 {
-                t3Deadline = nil
-                stats.dataChunksBundledWithCookieEcho += bundled
-            }
+            stats.dataChunksBundledWithCookieEcho += appendNewData(into: &out, lastChunk: &lastDataChunk, now: now)
+            t3Deadline = nil
         }
         SCTPPacket.finalize(&out)
         stats.packetsSent += 1

@@ -44,7 +44,8 @@ extension DataChannelEndpoint {
     /// closed because the association refused it.
     @discardableResult
     func queueOpen(_ id: UInt16, now: Instant) -> Bool {
-        guard var ch = channels[id], !ch.info.negotiated, !ch.openQueued else { return channels[id] != nil }
+        guard var ch = channels[id] else { return false }
+        guard !ch.info.negotiated, !ch.openQueued else { return true }
         let open = DCEPOpen(channelType: DataChannelInit(ordered: ch.info.ordered, maxRetransmits: ch.info.maxRetransmits,
                                                          maxPacketLifeTime: ch.info.maxPacketLifeTime).channelType,
                             priority: ch.info.priority,
@@ -65,7 +66,7 @@ extension DataChannelEndpoint {
     /// Reports the channel open (W3C: the opener's channel is open once the association is up),
     /// its DATA_CHANNEL_OPEN queued if it was not already.
     func announce(_ id: UInt16, now: Instant) {
-        guard channels[id].map({ !$0.announced && $0.info.readyState == .connecting }) == true,
+        guard let waiting = channels[id], !waiting.announced, waiting.info.readyState == .connecting,
               queueOpen(id, now: now), var ch = channels[id] else { return }
         ch.announced = true
         ch.info.readyState = .open
