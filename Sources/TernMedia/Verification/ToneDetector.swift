@@ -8,8 +8,18 @@ internal import Darwin
 /// audio a peer receives is the tone the other peer sent (`SineToneSource`).
 ///
 /// Uses the Goertzel algorithm (a single-bin DFT) over a Hann-windowed block:
-/// a coarse scan in 10 Hz steps, then a 0.5 Hz scan around the best bin.
+/// a coarse scan in 10 Hz steps, then a 0.5 Hz scan around the best bin. A reading is a tone
+/// only when it stands out of the spectrum around it (`standsOut`): noise, however loud, has no
+/// tone.
 public enum ToneDetector {
+    /// How far a tone's power must stand above the median power of the frequencies around it
+    /// (30 to 200 Hz away on either side: past its own main lobe, close enough that coloured
+    /// noise is about as strong there). A tone in a block stands thousands of times above
+    /// them, even Opus-coded, concealed or 20 ms long in a 100 ms block; in white noise the
+    /// strongest of a scan's bins stands about 10 times above its neighbours' median, and 30
+    /// times with a probability near 10⁻⁹ per bin.
+    public static let minimumPeakToNeighbourhood = 30.0
+
     /// Power of `frequency` in `samples` (mono, Hann-windowed), in arbitrary units.
     public static func power(at frequency: Double, in samples: [Int16], sampleRate: Int = 48_000) -> Double {
         power(at: frequency, windowed: window(samples[...]), sampleRate: sampleRate)
@@ -36,6 +46,7 @@ public enum ToneDetector {
             if p > bestPower { (best, bestPower) = (f, p) }
             f += 10
         }
+        guard standsOut(best, power: bestPower, windowed: block, sampleRate: sampleRate) else { return nil }
         let coarse = best
         f = max(range.lowerBound, coarse - 10)
         while f <= min(range.upperBound, coarse + 10) {
@@ -46,16 +57,36 @@ public enum ToneDetector {
         return best
     }
 
-    /// Which of `candidates` (Hz) carries the most power in `samples`; nil if `candidates` is empty.
+    /// Which of `candidates` (Hz) carries the most power in `samples`; nil if `candidates` is
+    /// empty or the strongest does not stand out as a tone (`standsOut`).
     public static func strongest(of candidates: [Double], in samples: [Int16], sampleRate: Int = 48_000) -> Double? {
         let block = window(samples[...])
-        return candidates.max { power(at: $0, windowed: block, sampleRate: sampleRate)
-            < power(at: $1, windowed: block, sampleRate: sampleRate) }
+        let powers = candidates.map { ($0, power(at: $0, windowed: block, sampleRate: sampleRate)) }
+        guard let (best, bestPower) = powers.max(by: { $0.1 < $1.1 }),
+              standsOut(best, power: bestPower, windowed: block, sampleRate: sampleRate) else { return nil }
+        return best
+    }
+
+    /// Whether `power` at `frequency` is `minimumPeakToNeighbourhood` times the median power
+    /// 30–200 Hz away from it (10 Hz steps, both sides within 20 Hz … 20 kHz): a tone rather
+    /// than the loudest spot of noise. A silent block has no tone either.
+    static func standsOut(_ frequency: Double, power: Double, windowed block: [Double], sampleRate: Int) -> Bool {
+        guard power > 0 else { return false }
+        var around: [Double] = []
+        for offset in stride(from: 30.0, through: 200, by: 10) {
+            for neighbour in [frequency - offset, frequency + offset] where neighbour >= 20 && neighbour <= 20_000 {
+                around.append(Self.power(at: neighbour, windowed: block, sampleRate: sampleRate))
+            }
+        }
+        guard !around.isEmpty else { return false }
+        around.sort()
+        return power >= minimumPeakToNeighbourhood * around[around.count / 2]
     }
 
     /// How much of `samples`' energy sits at `frequency`: 1 for a pure tone filling the block
-    /// (Hann window), near 0 for noise. A measure only: readings are not gated on it, since
-    /// Chromium's 20 ms beep shares its 100 ms block with the ringing that follows it.
+    /// (Hann window), near 0 for noise. A measure only: readings are gated on `standsOut`
+    /// instead, since Chromium's 20 ms beep shares its 100 ms block with the ~60 Hz ringing that
+    /// follows it, which holds most of the block's energy.
     public static func dominance(at frequency: Double, in samples: [Int16], sampleRate: Int = 48_000) -> Double {
         let block = window(samples[...])
         return dominance(power: power(at: frequency, windowed: block, sampleRate: sampleRate), windowed: block)
