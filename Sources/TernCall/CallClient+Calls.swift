@@ -60,8 +60,15 @@ extension CallClient {
     /// while another call is active is answered `reject` `busy` by the core itself (output
     /// `rejectedBusy`). Messages about other call ids, and messages that are not about a call's
     /// life cycle (descriptions and candidates go to the peer connection; queue messages to
-    /// `receive(_:pendingPick:now:)`), are ignored.
+    /// `receive(_:pendingPick:now:)`), are ignored, but for the answers to a `resume`:
+    /// `resumed` and `error` `callGone`.
     public mutating func receive(_ signal: SignalingMessage, now: Instant) -> [CallOutput] {
+        switch signal {
+        case .resumed(let calls): return signalingResumed(calls, now: now)
+        case .error(let error) where error.code == .callGone:
+            return error.callId.map { signalingCallGone(callId: $0, now: now) } ?? []
+        default: break
+        }
         guard state == .running, signal.isCallLifecycle else { return [] }
         if case .invite(let invite) = signal, !(isOnCall && currentCall?.callId == invite.callId) {
             // (A repeated invite for the active call falls through to it and is ignored.)

@@ -1,12 +1,13 @@
 public import TernCore
+public import TernSignaling
 
 /// The signaling connection's lifecycle with automatic reconnect.
 ///
-/// Protocol v1 cannot rejoin a call after the connection drops (the server ends the
-/// calls of a closed connection: Docs/SIGNALING.md, "Not in v1"), so losing the
-/// connection ends the active call with `signalingLost` at once; the client then
-/// reconnects on `CallConfiguration.reconnectBackoff` and new calls work again once
-/// it is `running`.
+/// A lost connection does not end an answered call (or an outgoing one still ringing): the
+/// server holds it (`SignalingLimits.resumeWindowMs`), the client reconnects on
+/// `CallConfiguration.reconnectBackoff` and sends `resume` for it once registered; the call ends
+/// with `signalingLost` only if the server answers `callGone`, `signalingResumeTimeout` passes or
+/// the client gives up reconnecting. Other calls (an incoming one still ringing) end at once.
 extension CallClient {
     /// `stopped`/`failed` → `starting`: asks the driver to connect.
     public mutating func start(now: Instant) throws(CallError) -> [CallOutput] {
@@ -45,7 +46,21 @@ extension CallClient {
         reconnectAttempts = 0
         nextReconnect = nil
         setState(.running, &out)
+        if let session = currentCall, session.isAwaitingResume {
+            out.append(.send(.resume(callIds: [session.callId])))
+        }
         return out
+    }
+
+    /// The server's `resumed`: the calls it names are taken over by the new connection.
+    mutating func signalingResumed(_ calls: [ResumedCall], now: Instant) -> [CallOutput] {
+        guard let callId = currentCall?.callId, calls.contains(where: { $0.callId == callId }) else { return [] }
+        return ifCall(callId) { session, out in session.signalingResumed(&out) }
+    }
+
+    /// The server's `callGone` for a call `resume` named: it ended while the connection was away.
+    mutating func signalingCallGone(callId: String, now: Instant) -> [CallOutput] {
+        ifCall(callId) { session, out in session.signalingResumeFailed(&out) }
     }
 
     /// A connection attempt failed: the first one fails the client; a reconnect
@@ -63,13 +78,18 @@ extension CallClient {
         return out
     }
 
-    /// The running connection dropped: the active call ends (`signalingLost`), `paused`.
+    /// The running connection dropped: `paused`; the active call waits for a `resume` if the
+    /// server holds it, and ends (`signalingLost`) otherwise.
     public mutating func signalingLost(now: Instant) -> [CallOutput] {
         var out: [CallOutput] = []
         switch state {
         case .running:
             if var session = currentCall, session.isActive {
-                session.end(.signalingLost, &out)
+                if session.isResumable {
+                    session.awaitResume(now: now, &out)
+                } else {
+                    session.end(.signalingLost, &out)
+                }
                 currentCall = session
             }
             dropQueueRequests(reason: "signaling connection lost", &out)
@@ -86,6 +106,10 @@ extension CallClient {
     private mutating func scheduleReconnect(now: Instant, _ out: inout [CallOutput]) {
         guard reconnectAttempts < configuration.maxReconnectAttempts else {
             nextReconnect = nil
+            if var session = currentCall {
+                session.signalingResumeFailed(&out)
+                currentCall = session
+            }
             setState(.failed, &out)
             return
         }

@@ -20,6 +20,10 @@ public struct CallConfiguration: Hashable, Sendable {
     public var videoRequestTimeout: Duration = .seconds(15)
     /// Delays before reconnect attempts 1, 2, 3, …; the last one repeats.
     public var reconnectBackoff: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8)]
+    /// How long an answered call (or an outgoing one still ringing) waits, after its signaling
+    /// connection was lost, for a new connection and the server's `resumed` before it ends with
+    /// `signalingLost`. The server holds the call as long (`SignalingLimits.resumeWindowMs`).
+    public var signalingResumeTimeout: Duration = .seconds(30)
     /// Reconnect attempts after a lost signaling connection before the client fails.
     public var maxReconnectAttempts: Int = 5
     /// Accept at once, without ringing, the call of the agent who picked one of this client's

@@ -1,11 +1,15 @@
-/// The health of the peer transport of an answered call, reported while the call lasts.
+/// The health of a call's two paths, reported while the call lasts: the peer transport of an
+/// answered call (`CallOutput.connectionStatusChanged`) and the signaling connection
+/// (`CallOutput.signalingStatusChanged`, which uses the same three values).
 public enum CallConnectionStatus: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Media and data flow.
     case connected
-    /// ICE reported `disconnected` (or `failed`): ICE restarts are under way, bounded in
-    /// number and time (`CallConfiguration.iceRestart…`).
+    /// Transport: ICE reported `disconnected` (or `failed`) and ICE restarts are under way, bounded
+    /// in number and time (`CallConfiguration.iceRestart…`). Signaling: the connection was lost and
+    /// the client reconnects to `resume` the call (`CallConfiguration.signalingResumeTimeout`).
     case reconnecting
-    /// The restarts did not help: the call ends with `disconnected`.
+    /// The restarts did not help (the call ends with `disconnected`), or the call could not be
+    /// resumed on a new signaling connection (it ends with `signalingLost`).
     case failed
 
     public var description: String { rawValue }

@@ -21,7 +21,8 @@ public enum CallEndReason: String, Hashable, Sendable, CaseIterable, CustomStrin
     case answeredElsewhere
     /// Another device of this user rejected the call.
     case rejectedElsewhere
-    /// The signaling connection was lost (protocol v1 cannot rejoin a call).
+    /// The signaling connection was lost and the call could not be resumed on a new one (the
+    /// server answered `callGone`, or `CallConfiguration.signalingResumeTimeout` passed).
     case signalingLost
 
     public var description: String { rawValue }

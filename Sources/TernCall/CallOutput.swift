@@ -18,6 +18,9 @@ public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
     case stateChanged(CallStateChange)
     /// The transport health of an answered call changed.
     case connectionStatusChanged(callId: String, txCode: String, status: CallConnectionStatus)
+    /// The signaling path of an active call changed: `reconnecting` from a lost connection until
+    /// the server's `resumed` (`connected`), `failed` when the call could not be resumed.
+    case signalingStatusChanged(callId: String, txCode: String, status: CallConnectionStatus)
     /// An in-call event from the other side (or `TURN_BACK_TO_VIDEO_CALL` from this app).
     case manageCallEvent(callId: String, txCode: String, event: ManageCallEvent)
     /// A received manage-call envelope was refused; the call goes on.
@@ -44,6 +47,7 @@ public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
         case .incomingCall(let invite, let txCode): "incoming \(invite) tx \(txCode)"
         case .stateChanged(let change): "\(change)"
         case .connectionStatusChanged(let id, _, let status): "\(id) connection \(status)"
+        case .signalingStatusChanged(let id, _, let status): "\(id) signaling \(status)"
         case .manageCallEvent(let id, _, let event): "\(id) event \(event)"
         case .manageCallError(let id, _, let error): "\(id) manage-call error: \(error)"
         case .videoRequested(let id, _, let mode): "\(id) video requested \(mode)"

@@ -43,7 +43,13 @@ public struct CallSession: Sendable, CustomStringConvertible {
     /// The video direction in effect, seen from this side.
     public internal(set) var videoMode: VideoMode
 
+    /// The signaling connection was lost during the call and the server's `resumed` (or
+    /// `callGone`) has not come yet; stays set if the call ends meanwhile, so the messages it
+    /// sent while away (a hang-up) still reach the server once the call is taken over.
+    public internal(set) var isAwaitingResume = false
+
     let configuration: CallConfiguration
+    var resumeDeadline: Instant?
     var ringDeadline: Instant?
     var connectDeadline: Instant?
     var reconnect: ReconnectAttempt?
@@ -78,7 +84,7 @@ public struct CallSession: Sendable, CustomStringConvertible {
     /// The earliest deadline of this call, if any.
     public var nextTimeout: Instant? {
         guard isActive else { return nil }
-        return [ringDeadline, connectDeadline, reconnect?.deadline, reconnect?.nextRestart,
+        return [resumeDeadline, ringDeadline, connectDeadline, reconnect?.deadline, reconnect?.nextRestart,
                 video.local?.deadline, video.remote?.deadline].compactMap { $0 }.min()
     }
 
@@ -101,6 +107,7 @@ public struct CallSession: Sendable, CustomStringConvertible {
         endReason = reason
         ringDeadline = nil
         connectDeadline = nil
+        resumeDeadline = nil
         reconnect = nil
         video = VideoNegotiation()
         if connectionStatus == .reconnecting, reason == .disconnected {
@@ -114,6 +121,10 @@ public struct CallSession: Sendable, CustomStringConvertible {
     /// Runs every timer that is due at `now`.
     mutating func handleTimeout(now: Instant, _ out: inout [CallOutput]) {
         guard isActive else { return }
+        if let deadline = resumeDeadline, now >= deadline {
+            signalingResumeFailed(&out)
+            return
+        }
         if let deadline = ringDeadline, now >= deadline, state == .noCall || state == .ringing {
             // Caller: give up and tell the server; callee: the server's timeout never came.
             if role == .caller { out.append(.send(.cancel(callId: callId))) }

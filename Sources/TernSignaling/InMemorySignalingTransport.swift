@@ -33,4 +33,11 @@ public final class InMemorySignalingTransport: SignalingTransport {
         switchboard.close(connection)
         await pump.value
     }
+
+    /// Breaks the pipe as a failed socket would: the switchboard sees a drop (the calls are held
+    /// for a `resume`), the client sees its connection end.
+    public func sever() async {
+        switchboard.drop(connection)
+        await pump.value
+    }
 }

@@ -3,7 +3,8 @@ import TernCore
 /// The router's record of one call, from invite to its end.
 struct SignalingCall: Sendable {
     let id: String
-    let caller: SignalingConnectionID
+    /// The caller's connection (a `resume` moves it to the caller's new connection).
+    var caller: SignalingConnectionID
     let callerUser: String
     let calleeUser: String
     /// Every device the invite was delivered to, ascending.
@@ -12,7 +13,7 @@ struct SignalingCall: Sendable {
     var rejections: [SignalingConnectionID: RejectReason] = [:]
     /// Whether the caller has been told `ringing` already (only the first is forwarded).
     var ringingForwarded = false
-    /// The device that accepted; `nil` while ringing.
+    /// The device that accepted (a `resume` moves it to the answerer's new connection); `nil` while ringing.
     var answeredBy: SignalingConnectionID?
     /// When an unanswered call times out.
     let deadline: Instant
@@ -29,6 +30,18 @@ struct SignalingCall: Sendable {
         if let answeredBy { return connection == answeredBy ? .answerer : .outsider }
         if devices.contains(connection), rejections[connection] == nil { return .ringingDevice }
         return .outsider
+    }
+
+    /// Moves the caller or answerer `old` to `new` (a `resume`); false if `old` is neither.
+    mutating func reattach(_ old: SignalingConnectionID, to new: SignalingConnectionID) -> Bool {
+        if caller == old {
+            caller = new
+        } else if answeredBy == old {
+            answeredBy = new
+        } else {
+            return false
+        }
+        return true
     }
 
     /// The other party of an answered call.

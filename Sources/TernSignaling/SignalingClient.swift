@@ -100,7 +100,17 @@ public actor SignalingClient {
         case .error(let error):
             if error.callId == nil, error.requestId == nil { finishRegister(.failure(.refused(error))) }
             // A refused invite or accept leaves no call behind (e.g. an accept that lost the race).
-            if let id = error.callId, error.code == .notInCall || error.code == .callIdInUse { callEnded(id) }
+            if let id = error.callId, error.code == .notInCall || error.code == .callIdInUse || error.code == .callGone {
+                callEnded(id)
+            }
+        case .resumed(let calls):
+            // This connection took the calls over from the user's dropped one.
+            for call in calls {
+                switch call.state {
+                case .answered: activeCalls.insert(call.callId)
+                case .ringing: outgoingCalls.insert(call.callId)
+                }
+            }
         case .invite(let invite):
             if await handleInvite(invite) == false { return }
         case .accept(let id):

@@ -46,6 +46,8 @@ public struct SignalingErrorCode: RawRepresentable, Codable, Hashable, Sendable,
     public static let tooManyDevices = SignalingErrorCode(rawValue: "tooManyDevices")
     /// The call does not exist, or the sending connection is not a party to it.
     public static let notInCall = SignalingErrorCode(rawValue: "notInCall")
+    /// `resume` of a call that has ended (or never was this user's): the client ends it.
+    public static let callGone = SignalingErrorCode(rawValue: "callGone")
     /// An invite reuses the `callId` of a call that is still going on.
     public static let callIdInUse = SignalingErrorCode(rawValue: "callIdInUse")
     /// The message does not fit the call's state (e.g. `description` before `accept`).

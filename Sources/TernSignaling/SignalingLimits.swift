@@ -25,6 +25,14 @@ public struct SignalingLimits: Sendable, Hashable {
     /// …and at once: past both, messages are refused with `rateLimited` (and count as errors).
     public var messageBurst = 200
 
+    /// How long the calls of a connection that dropped (no `hangup`) are held for a `resume` from
+    /// a new connection of the same user; 0 ends them at once, as a close does.
+    public var resumeWindowMs = 30_000
+    /// Messages held for a dropped connection's calls while it is away; one more ends them.
+    public var maxHeldMessages = 64
+    /// Call ids one `resume` may name.
+    public var maxResumeCallIds = 16
+
     /// The protocol v1 defaults.
     public init() {}
 }

@@ -2,7 +2,7 @@ extension SignalingMessage: Codable {
     enum CodingKeys: String, CodingKey {
         case type, user, token, callId, from, to, media, attachedData, timeoutMs, rejectPolicy
         case reason, description, candidate, queue, requestId, position, customer, agent
-        case code, message
+        case code, message, callIds, calls
     }
 
     public init(from decoder: any Decoder) throws {
@@ -44,6 +44,8 @@ extension SignalingMessage: Codable {
             }
             self = .candidate(callId: try string(.callId),
                               candidate: try c.decodeIfPresent(SignalingICECandidate.self, forKey: .candidate))
+        case "resume": self = .resume(callIds: try c.decode([String].self, forKey: .callIds))
+        case "resumed": self = .resumed(calls: try c.decode([ResumedCall].self, forKey: .calls))
         case "enqueue":
             self = .enqueue(queue: try string(.queue), requestId: try string(.requestId), attachedData: try attached())
         case "dequeue": self = .dequeue(queue: try string(.queue), requestId: try string(.requestId))
@@ -97,6 +99,10 @@ extension SignalingMessage: Codable {
         case .candidate(let id, let candidate):
             try c.encode(id, forKey: .callId)
             if let candidate { try c.encode(candidate, forKey: .candidate) } else { try c.encodeNil(forKey: .candidate) }
+        case .resume(let callIds):
+            try c.encode(callIds, forKey: .callIds)
+        case .resumed(let calls):
+            try c.encode(calls, forKey: .calls)
         case .enqueue(let queue, let requestId, let attachedData):
             try c.encode(queue, forKey: .queue)
             try c.encode(requestId, forKey: .requestId)

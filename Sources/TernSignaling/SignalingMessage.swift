@@ -37,6 +37,14 @@ public enum SignalingMessage: Hashable, Sendable {
     /// Party → server → other party of an answered call; `nil` is end of candidates.
     case candidate(callId: String, candidate: SignalingICECandidate?)
 
+    // Resuming calls after a dropped connection.
+    /// Client → server, after `registered` on a new connection: take over the calls this user's
+    /// dropped connection was a party to (held `SignalingLimits.resumeWindowMs` after the drop).
+    case resume(callIds: [String])
+    /// Server → client: the calls taken over, then the messages held for them while away.
+    /// Each call that no longer exists gets an `error` with code `callGone` before this.
+    case resumed(calls: [ResumedCall])
+
     // Queues (call-centre flow).
     /// Customer → server: wait in `queue`; answered by `queuePosition`.
     case enqueue(queue: String, requestId: String, attachedData: [AttachedData])
@@ -72,6 +80,8 @@ public enum SignalingMessage: Hashable, Sendable {
         case .rejectedElsewhere: "rejectedElsewhere"
         case .description: "description"
         case .candidate: "candidate"
+        case .resume: "resume"
+        case .resumed: "resumed"
         case .enqueue: "enqueue"
         case .dequeue: "dequeue"
         case .dequeued: "dequeued"
@@ -99,12 +109,12 @@ public enum SignalingMessage: Hashable, Sendable {
     /// Types a client may send; the others are sent by the server only.
     public static let clientTypes: Set<String> = [
         "register", "invite", "ringing", "accept", "reject", "cancel", "hangup",
-        "description", "candidate", "enqueue", "dequeue", "pick",
+        "description", "candidate", "resume", "enqueue", "dequeue", "pick",
     ]
 
     /// Every type of protocol v1.
     public static let allTypes: Set<String> = clientTypes.union([
-        "registered", "timeout", "answeredElsewhere", "rejectedElsewhere", "dequeued", "queuePosition", "picked", "assigned", "error",
+        "registered", "resumed", "timeout", "answeredElsewhere", "rejectedElsewhere", "dequeued", "queuePosition", "picked", "assigned", "error",
     ])
 }
 

@@ -35,6 +35,8 @@ public struct SignalingRouter: Sendable {
     var devicesByUser: [ExactKey: [SignalingConnectionID]] = [:]
     var calls: [ExactKey: SignalingCall] = [:]
     var queues: [ExactKey: [SignalingQueueEntry]] = [:]
+    /// Connections that dropped while a party to calls, held for a `resume` (SignalingRouter+Resume).
+    var away: [SignalingConnectionID: AwayConnection] = [:]
     /// Messages refused since the router started, by error code (malformed, bad token,
     /// someone else's call, too large, ...): the security counters of Docs/SIGNALING.md.
     public private(set) var refusals: [SignalingErrorCode: Int] = [:]
@@ -64,7 +66,8 @@ public struct SignalingRouter: Sendable {
     public var nextTimeout: Instant? {
         let ring = calls.values.lazy.filter { $0.answeredBy == nil }.map(\.deadline).min()
         let register = connections.values.lazy.compactMap { $0.closing ? nil : $0.registerDeadline }.min()
-        return [ring, register].compactMap { $0 }.min()
+        let resume = away.values.lazy.map(\.deadline).min()
+        return [ring, register, resume].compactMap { $0 }.min()
     }
 
     /// A new connection, opened at `now` (messages from unknown connections also open them
@@ -108,19 +111,37 @@ public struct SignalingRouter: Sendable {
         return out
     }
 
-    /// `connection` went away: its calls end (the other side is told), its queue
-    /// requests leave their queues, its registration is dropped.
+    /// `connection` closed on purpose (the client closed it, or the server did): its calls end
+    /// (the other side is told), its queue requests leave their queues, its registration is dropped.
     public mutating func close(connection: SignalingConnectionID, now: Instant) -> [SignalingRouterAction] {
         guard let state = connections.removeValue(forKey: connection) else { return [] }
         var out: [SignalingRouterAction] = []
-        if let user = state.user {
-            let key = ExactKey(user)
-            devicesByUser[key]?.removeAll { $0 == connection }
-            if devicesByUser[key]?.isEmpty == true { devicesByUser[key] = nil }
-        }
+        unregister(connection, user: state.user)
         callsLost(connection, into: &out)
         requestsLost(connection, into: &out)
         return out
+    }
+
+    /// `connection` was lost without its calls being ended (the socket dropped): as `close`,
+    /// except that the calls it placed or answered are held `SignalingLimits.resumeWindowMs` for a
+    /// `resume` from a new connection of the same user; messages for them wait meanwhile.
+    public mutating func drop(connection: SignalingConnectionID, now: Instant) -> [SignalingRouterAction] {
+        guard limits.resumeWindowMs > 0, let user = connections[connection]?.user else {
+            return close(connection: connection, now: now)
+        }
+        connections[connection] = nil
+        var out: [SignalingRouterAction] = []
+        unregister(connection, user: user)
+        hold(connection, user: user, now: now, into: &out)
+        requestsLost(connection, into: &out)
+        return out
+    }
+
+    private mutating func unregister(_ connection: SignalingConnectionID, user: String?) {
+        guard let user else { return }
+        let key = ExactKey(user)
+        devicesByUser[key]?.removeAll { $0 == connection }
+        if devicesByUser[key]?.isEmpty == true { devicesByUser[key] = nil }
     }
 
     /// Ends every unanswered call whose deadline is not after `now`: `timeout` to the
@@ -132,6 +153,7 @@ public struct SignalingRouter: Sendable {
             connections[id]?.closing = true
             out.append(.close(id, reason: "no register within \(limits.registerTimeoutMs) ms"))
         }
+        expireAway(now: now, into: &out)
         let expired = calls.values.filter { $0.answeredBy == nil && $0.deadline <= now }.sorted { $0.id < $1.id }
         for call in expired {
             send(.timeout(callId: call.id), to: call.caller, into: &out)
@@ -167,6 +189,7 @@ public struct SignalingRouter: Sendable {
         case .cancel(let id): cancel(id, from: connection, into: &out)
         case .hangup(let id): hangup(id, from: connection, into: &out)
         case .description(let id, _), .candidate(let id, _): relay(message, callId: id, from: connection, into: &out)
+        case .resume(let ids): resume(ids, from: connection, user: user, into: &out)
         case .enqueue(let queue, let requestId, let data):
             enqueue(queue: queue, requestId: requestId, attachedData: data, from: connection, user: user, into: &out)
         case .dequeue(let queue, let requestId): dequeue(queue: queue, requestId: requestId, from: connection, into: &out)
@@ -177,10 +200,13 @@ public struct SignalingRouter: Sendable {
 
     // MARK: Output helpers
 
+    /// Sends `message` on `connection`; for a connection away (dropped, its calls held) the
+    /// message waits for its `resume`.
     mutating func send(_ message: SignalingMessage, to connection: SignalingConnectionID,
                        into out: inout [SignalingRouterAction])
     {
-        guard connections[connection]?.closing == false else { return }
+        guard let state = connections[connection] else { return holdMessage(message, for: connection, into: &out) }
+        guard !state.closing else { return }
         out.append(.send(connection, message))
     }
 

@@ -111,14 +111,24 @@ public final class SignalingSwitchboard: Sendable {
         }
     }
 
-    /// `connection` is gone (socket closed); the router tells the other parties.
+    /// `connection` was closed on purpose; the router ends its calls and tells the other parties.
     public func close(_ connection: SignalingConnectionID) {
+        end(connection) { router, now in router.close(connection: connection, now: now) }
+    }
+
+    /// `connection` is gone without having ended its calls (its socket closed or failed): the
+    /// router holds them for a `resume` (`SignalingRouter.drop`).
+    public func drop(_ connection: SignalingConnectionID) {
+        end(connection) { router, now in router.drop(connection: connection, now: now) }
+    }
+
+    private func end(_ connection: SignalingConnectionID,
+                     _ body: (inout SignalingRouter, Instant) -> [SignalingRouterAction]) {
         let now = clock.now()
         state.withLock { state in
             state.outlets.removeValue(forKey: connection)?.finish()
             state.queuedBytes[connection] = nil
-            let actions = state.router.close(connection: connection, now: now)
-            deliver(actions, in: &state, now: now)
+            deliver(body(&state.router, now), in: &state, now: now)
         }
     }
 

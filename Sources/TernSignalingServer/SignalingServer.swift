@@ -236,7 +236,9 @@ public actor SignalingServer {
             } catch {
                 // The socket failed or sent more than hardFrameLimit: the connection ends.
             }
-            switchboard.close(id)
+            // A WebSocket close frame and a lost socket look alike from here, so both leave the
+            // connection's calls held for a `resume`; a client leaving for good hangs up first.
+            switchboard.drop(id)
             group.cancelAll()
         }
     }

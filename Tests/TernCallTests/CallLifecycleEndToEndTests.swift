@@ -16,6 +16,7 @@ struct CallLifecycleEndToEndTests {
         let states = Mutex<[String]>([])
         let reasons = Mutex<[String]>([])
         let clientStates = Mutex<[String]>([])
+        let signalingStatuses = Mutex<[String]>([])
         let invites = Mutex<Int>(0)
 
         func watch(_ agent: CallAgent) -> Task<Void, Never> {
@@ -30,6 +31,8 @@ struct CallLifecycleEndToEndTests {
                         invites.withLock { $0 += 1 }
                     case let .clientStateChanged(state):
                         clientStates.withLock { $0.append("\(state)") }
+                    case let .signalingStatusChanged(_, _, status):
+                        signalingStatuses.withLock { $0.append("\(status)") }
                     default:
                         break
                     }
@@ -48,6 +51,17 @@ struct CallLifecycleEndToEndTests {
         let url: String
         var agents: [CallAgent] = []
         var watchers: [Task<Void, Never>] = []
+        /// Each user's latest signaling connection, so a test can cut it.
+        let connections = Connections()
+
+        final class Connections: Sendable {
+            let latest = Mutex<[String: SignalingClient]>([:])
+            /// Closes `user`'s connection under its agent: to the server a dropped socket, to the
+            /// agent a lost connection.
+            func cut(_ user: String) async {
+                await latest.withLock { $0[user] }?.close()
+            }
+        }
 
         static func start(port: Int = 0) async throws -> Rig {
             let server = SignalingServer(host: "127.0.0.1", port: port)
@@ -59,7 +73,12 @@ struct CallLifecycleEndToEndTests {
         mutating func agent(_ user: String, configuration: CallConfiguration = CallConfiguration())
             async throws -> (CallAgent, Observer) {
             let url = self.url
-            let agent = CallAgent(user: user, connect: { try await EndToEnd.connectedClient(user, url: url) },
+            let connections = self.connections
+            let agent = CallAgent(user: user, connect: {
+                let client = try await EndToEnd.connectedClient(user, url: url)
+                connections.latest.withLock { $0[user] = client }
+                return client
+            },
                                   peerConfiguration: .loopback, configuration: configuration)
             let observer = Observer()
             watchers.append(observer.watch(agent))
@@ -238,7 +257,34 @@ struct CallLifecycleEndToEndTests {
         await rig.finish()
     }
 
-    @Test("the server goes away mid-call: the call ends signalingLost, the clients pause, reconnect when it is back, and call again")
+    @Test("a client's connection drops mid-call: the call stays IN_PROGRESS, the client reconnects, resumes it, and the hang-up still reaches the other side")
+    func connectionDropResumesTheCall() async throws {
+        var configuration = CallConfiguration()
+        configuration.reconnectBackoff = [.milliseconds(200)]
+        var rig = try await Rig.start()
+        let (alice, aliceSeen) = try await rig.agent("alice", configuration: configuration)
+        let (bob, bobSeen) = try await rig.agent("bob", configuration: configuration)
+        try await connect(alice, aliceSeen, bob, bobSeen)
+
+        await rig.connections.cut("bob")
+        #expect(await EndToEnd.eventually { bobSeen.signalingStatuses.withLock { $0 } == ["reconnecting", "connected"] })
+        #expect(bobSeen.clientStates.withLock { $0 }.suffix(3) == ["paused", "resuming", "running"])
+        #expect(aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS")
+        #expect(aliceSeen.signalingStatuses.withLock { $0 }.isEmpty)
+
+        // Both directions of the resumed call carry signaling: an ICE restart (offer, answer,
+        // candidates) from alice, then bob's hang-up.
+        try await alice.restartICE()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(aliceSeen.lastState == "IN_PROGRESS" && bobSeen.lastState == "IN_PROGRESS")
+        try await bob.hangUp()
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
+        #expect(aliceSeen.lastReason == "remoteHangUp")
+        #expect(bobSeen.lastReason == "localHangUp")
+        await rig.finish()
+    }
+
+    @Test("the server restarts mid-call (its state is gone): the resume gets callGone, the call ends signalingLost, and the clients call again")
     func signalingDropAndReconnect() async throws {
         var configuration = CallConfiguration()
         configuration.reconnectBackoff = [.milliseconds(200), .milliseconds(400), .milliseconds(800)]

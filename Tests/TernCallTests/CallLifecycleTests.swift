@@ -145,36 +145,99 @@ struct CallLifecycleTests {
         #expect(relay.states["alice"] == ["RINGING", "ENDED(rejected)"])
     }
 
-    @Test("signaling lost mid-call: the call ends signalingLost, the peer gets hangup, the client reconnects")
+    @Test("signaling lost mid-call: the call stays IN_PROGRESS, the reconnected client resumes it, the hang-up reaches the peer")
     func signalingLostThenResumes() throws {
         let relay = CallRelay.pair()
         try relay.establish()
         relay.dropConnection("alice")
-        #expect(relay.states["alice"] == established + ["ENDED(signalingLost)"])
-        #expect(relay.states["bob"] == established + ["ENDED(remoteHangUp)"])
+        #expect(relay.states["alice"] == established + ["signaling:reconnecting"])
+        #expect(relay.states["bob"] == established)
         #expect(relay.clients["alice"]?.state == .paused)
-        #expect(throws: CallError.clientNotRunning(.paused)) {
-            try relay.on("alice") { try $0.call(callId: "c2", to: "bob", media: .audioOnly, txCode: "t", now: relay.now) }
-        }
 
         relay.advance(by: .milliseconds(500))
         #expect(relay.clients["alice"]?.state == .resuming)
         #expect(relay.actions("alice").last == .connectSignaling)
-        relay.offline.remove("alice")
-        try relay.on("alice") { $0.signalingConnected(now: relay.now) }
+        relay.reconnect("alice")
         #expect(relay.clients["alice"]?.state == .running)
+        #expect(relay.sent("alice").last == .resume(callIds: ["c1"]))
+        #expect(relay.states["alice"] == established + ["signaling:reconnecting", "signaling:connected"])
 
-        try relay.call("alice", to: "bob", callId: "c2")
-        #expect(relay.states["bob"] == established + ["ENDED(remoteHangUp)", "RINGING"])
+        try relay.on("alice") { try $0.hangUp(now: relay.now) }
+        #expect(relay.states["alice"] == established + ["signaling:reconnecting", "signaling:connected", "ENDED(localHangUp)"])
+        #expect(relay.states["bob"] == established + ["ENDED(remoteHangUp)"])
     }
 
-    @Test("signaling lost while ringing: the callee gets cancel")
-    func signalingLostWhileRinging() throws {
+    @Test("the peer hangs up while signaling is away: the resume gets callGone and the call ends signalingLost")
+    func peerHangsUpWhileAway() throws {
+        let relay = CallRelay.pair()
+        try relay.establish()
+        relay.dropConnection("alice")
+        try relay.on("bob") { try $0.hangUp(now: relay.now) }
+        #expect(relay.states["alice"] == established + ["signaling:reconnecting"])
+        relay.reconnect("alice")
+        #expect(relay.states["alice"] == established + ["signaling:reconnecting", "signaling:failed", "ENDED(signalingLost)"])
+    }
+
+    @Test("the server's window passed before the reconnect: callGone ends the call signalingLost")
+    func resumeGetsCallGone() throws {
+        let relay = CallRelay.pair()
+        try relay.establish()
+        relay.dropConnection("alice")
+        relay.endHeldCalls("alice")
+        #expect(relay.states["bob"] == established + ["ENDED(remoteHangUp)"])
+        relay.reconnect("alice")
+        #expect(relay.states["alice"] == established + ["signaling:reconnecting", "signaling:failed", "ENDED(signalingLost)"])
+        #expect(relay.clients["alice"]?.state == .running)
+    }
+
+    @Test("no reconnect within signalingResumeTimeout: the call ends signalingLost while the client keeps trying")
+    func resumeTimesOut() throws {
+        var configuration = CallConfiguration()
+        configuration.maxReconnectAttempts = 100
+        let relay = CallRelay.pair(configuration: configuration)
+        try relay.establish()
+        relay.dropConnection("alice")
+        relay.advance(by: .seconds(29))
+        #expect(relay.state("alice") == .inProgress)
+        relay.advance(by: .seconds(1))
+        #expect(relay.states["alice"] == established + ["signaling:reconnecting", "signaling:failed", "ENDED(signalingLost)"])
+    }
+
+    @Test("reconnect attempts exhausted: the held call ends signalingLost and the client fails")
+    func reconnectGivesUp() throws {
+        var configuration = CallConfiguration()
+        configuration.maxReconnectAttempts = 2
+        configuration.reconnectBackoff = [.milliseconds(100)]
+        let relay = CallRelay.pair(configuration: configuration)
+        try relay.establish()
+        relay.dropConnection("alice")
+        for _ in 0..<3 {
+            relay.advance(by: .milliseconds(100))
+            _ = try relay.on("alice") { $0.signalingConnectFailed(now: relay.now) }
+        }
+        #expect(relay.clients["alice"]?.state == .failed)
+        #expect(relay.states["alice"] == established + ["signaling:reconnecting", "signaling:failed", "ENDED(signalingLost)"])
+    }
+
+    @Test("the caller's signaling drops while the callee rings: the accept waits for the resume, the call connects")
+    func callerResumesRingingCall() throws {
         let relay = CallRelay.pair()
         try relay.call("alice", to: "bob")
         relay.dropConnection("alice")
-        #expect(relay.states["alice"] == ["RINGING", "ENDED(signalingLost)"])
-        #expect(relay.states["bob"] == ["RINGING", "ENDED(cancelled)"])
+        #expect(relay.states["alice"] == ["RINGING", "signaling:reconnecting"])
+        try relay.on("bob") { try $0.accept(media: .audioVideo, now: relay.now) }
+        #expect(relay.states["alice"] == ["RINGING", "signaling:reconnecting"])
+        relay.reconnect("alice")
+        #expect(relay.states["alice"] == ["RINGING", "signaling:reconnecting", "signaling:connected", "CONNECTING"])
+    }
+
+    @Test("the callee's signaling drops while it rings: its call ends signalingLost, the caller gets reject unavailable")
+    func ringingCalleeDrops() throws {
+        let relay = CallRelay.pair()
+        try relay.call("alice", to: "bob")
+        relay.dropConnection("bob")
+        #expect(relay.states["bob"] == ["RINGING", "ENDED(signalingLost)"])
+        #expect(relay.states["alice"] == ["RINGING", "ENDED(rejected)"])
     }
 
     @Test("ICE disconnected → reconnecting (the caller restarts ICE) → recovered")

@@ -128,6 +128,8 @@ final class CallRelay {
                 states[device, default: []].append(change.reason.map { "ENDED(\($0))" } ?? change.state.rawValue)
             case .connectionStatusChanged(_, _, let status):
                 states[device, default: []].append("status:\(status)")
+            case .signalingStatusChanged(_, _, let status):
+                states[device, default: []].append("signaling:\(status)")
             default:
                 continue
             }
@@ -139,11 +141,22 @@ final class CallRelay {
         return device == call.caller ? answered : call.caller
     }
 
-    private func deliver(_ signal: SignalingMessage, to device: String) { queue.append((device, signal)) }
+    /// Messages for a device that is offline while the server holds its calls, as the server
+    /// holds them for its `resume`.
+    var held: [String: [SignalingMessage]] = [:]
+
+    private func deliver(_ signal: SignalingMessage, to device: String) {
+        if offline.contains(device), held[device] != nil {
+            held[device, default: []].append(signal)
+        } else {
+            queue.append((device, signal))
+        }
+    }
 
     // MARK: - The server (Docs/SIGNALING.md)
 
     private func server(from device: String, _ signal: SignalingMessage) {
+        if case .resume(let ids) = signal { return resume(ids, from: device) }
         guard let callId = signal.callId else { return }
         switch signal {
         case .invite(var invite):
@@ -203,19 +216,57 @@ final class CallRelay {
         if !queue.isEmpty { process("", []) }
     }
 
-    /// The device's signaling connection closes: the server ends its calls
-    /// (Docs/SIGNALING.md: ringing calls it started are cancelled, answered ones hung up).
+    /// The device's signaling connection drops: the server holds the calls it placed or answered
+    /// for a `resume` (what is sent to it waits in `held`); as a ringing device it is gone
+    /// (Docs/SIGNALING.md "Resuming calls"). `endHeldCalls` is the server's window passing.
     func dropConnection(_ device: String) {
         offline.insert(device)
-        for (callId, call) in calls {
-            if let answered = call.answeredBy, device == call.caller || device == answered {
+        held[device] = []
+        for (callId, call) in calls where call.answeredBy == nil && call.ringing.contains(device) {
+            var call = call
+            call.ringing.removeAll { $0 == device }
+            if call.ringing.isEmpty {
                 calls[callId] = nil
-                deliver(.hangup(callId: callId), to: device == call.caller ? answered : call.caller)
-            } else if device == call.caller {
-                calls[callId] = nil
-                for other in call.ringing { deliver(.cancel(callId: callId), to: other) }
+                deliver(.reject(callId: callId, reason: .unavailable), to: call.caller)
+            } else {
+                calls[callId] = call
             }
         }
         _ = try? on(device) { $0.signalingLost(now: now) }
+    }
+
+    /// The server's resume window for `device` passed: its held calls end as a close would end them.
+    func endHeldCalls(_ device: String) {
+        held[device] = nil
+        for (callId, call) in calls.sorted(by: { $0.key < $1.key }) where call.caller == device || call.answeredBy == device {
+            calls[callId] = nil
+            if let answered = call.answeredBy {
+                deliver(.hangup(callId: callId), to: device == call.caller ? answered : call.caller)
+            } else {
+                for other in call.ringing { deliver(.cancel(callId: callId), to: other) }
+            }
+        }
+        if !queue.isEmpty { process("", []) }
+    }
+
+    /// The device's connection is back and registered (the core then sends `resume`).
+    func reconnect(_ device: String) {
+        while clients[device]?.state == .paused { advance(by: .milliseconds(100)) }
+        offline.remove(device)
+        _ = try? on(device) { $0.signalingConnected(now: now) }
+    }
+
+    private func resume(_ ids: [String], from device: String) {
+        var resumed: [ResumedCall] = []
+        for id in ids {
+            guard let call = calls[id], call.caller == device || call.answeredBy == device else {
+                deliver(.error(SignalingError(code: .callGone, message: "the call has ended", callId: id)), to: device)
+                continue
+            }
+            resumed.append(ResumedCall(callId: id, state: call.answeredBy == nil ? .ringing : .answered))
+        }
+        let replay = held.removeValue(forKey: device) ?? []
+        deliver(.resumed(calls: resumed), to: device)
+        for message in replay where resumed.contains(where: { $0.callId == message.callId }) { deliver(message, to: device) }
     }
 }

@@ -39,6 +39,11 @@ struct RouterHarness {
         router.close(connection: c(connection), now: now)
     }
 
+    /// The socket of `connection` failed: its calls are held for a `resume`.
+    mutating func drop(_ connection: UInt64) -> [SignalingRouterAction] {
+        router.drop(connection: c(connection), now: now)
+    }
+
     /// Moves time on by `ms`, firing the router's timers at their own instants; what they did.
     mutating func advance(ms: Int) -> [SignalingRouterAction] {
         var actions: [SignalingRouterAction] = []

@@ -15,6 +15,8 @@ struct SignalingMessageCodingTests {
         .candidate(callId: "c1", candidate: SignalingICECandidate(
             candidate: "candidate:1 1 udp 2130706431 127.0.0.1 5000 typ host", sdpMid: "0", sdpMLineIndex: 0)),
         .candidate(callId: "c1", candidate: nil),
+        .resume(callIds: ["c1", "c2"]),
+        .resumed(calls: [ResumedCall(callId: "c1", state: .answered), ResumedCall(callId: "c2", state: .ringing)]),
         .enqueue(queue: "support", requestId: "r1", attachedData: [AttachedData(dataName: "order", dataValue: "42")]),
         .dequeue(queue: "support", requestId: "r1"), .dequeued(queue: "support", requestId: "r1"),
         .queuePosition(queue: "support", requestId: "r1", position: 3), .pick(queue: "support"),

@@ -10,6 +10,19 @@ extension CallAgent {
             await process(core.receive(message, now: clock.now()))
             return
         }
+        switch message {
+        case let .resumed(calls):
+            await process(core.receive(message, now: clock.now()))
+            await flushHeldSignals(resumed: Set(calls.map(\.callId)))
+            return
+        case let .error(error) where error.code == .callGone:
+            continuation.yield(.problem(callId: error.callId, "signaling server: \(error)"))
+            heldSignals.removeAll { $0.callId == error.callId }
+            await process(core.receive(message, now: clock.now()))
+            return
+        default:
+            break
+        }
         if await receiveQueueMessage(message) { return }
         switch message {
         case let .description(callId, description):

@@ -44,6 +44,15 @@ extension CallAgent {
         // A signaling client whose own rules are on (`SignalingClientOptions.autoAcceptAssignedCalls`)
         // has already accepted a queue agent's call; the server would refuse a second `accept`.
         if case let .accept(callId) = message, let signaling, await signaling.activeCalls.contains(callId) { return }
+        if let callId = message.callId, core.currentCall?.callId == callId, core.currentCall?.isAwaitingResume == true {
+            // The server takes these only from the connection that resumed the call.
+            guard heldSignals.count < Self.maxHeldSignals else {
+                continuation.yield(.problem(callId: callId, "\(Self.maxHeldSignals) signaling messages wait for the resume: \(message.type) dropped"))
+                return
+            }
+            heldSignals.append(message)
+            return
+        }
         guard let signaling else {
             continuation.yield(.problem(callId: message.callId, "signaling not connected: \(message.type) not sent"))
             return
@@ -51,6 +60,13 @@ extension CallAgent {
         do { try await signaling.send(message) } catch {
             continuation.yield(.problem(callId: message.callId, "signaling send failed: \(error)"))
         }
+    }
+
+    /// Sends what waited for the server's `resumed`, in order, for the calls it took over.
+    func flushHeldSignals(resumed: Set<String>) async {
+        let ready = heldSignals.filter { $0.callId.map(resumed.contains) ?? false }
+        heldSignals.removeAll { $0.callId.map(resumed.contains) ?? false }
+        for message in ready { await send(message) }
     }
 
     private func sendManageCall(callId: String, text: String) {

@@ -45,6 +45,10 @@ public actor CallAgent {
     var callCounter = 0
     /// Queues of the `pick`s not answered yet, oldest first.
     var pendingPicks: [String] = []
+    /// Signaling messages of a call waiting for the server's `resumed` (a lost connection), in order.
+    var heldSignals: [SignalingMessage] = []
+    /// The most messages held for a resume; more are dropped (and reported as a problem).
+    static let maxHeldSignals = 64
     /// Outputs waiting to be carried out, in order (see `process`).
     var pendingOutputs: [CallOutput] = []
     var drainingOutputs = false

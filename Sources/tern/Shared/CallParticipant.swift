@@ -20,6 +20,8 @@ final class CallParticipant: Sendable {
         var videoUpdates: [VideoMode] = []
         var videoRequests: [VideoMode] = []
         var problems: [String] = []
+        /// The signaling path's states through the call (`reconnecting`, `connected` after a resume).
+        var signalingStatuses: [String] = []
         var offer: String?
         var answer: String?
         var cameraPaused = false

@@ -52,6 +52,8 @@ struct CallSummary {
         var role: String
         var remoteUser: String?
         var endReason: String?
+        /// The call's signaling path after a lost connection: `reconnecting`, then `connected` once resumed.
+        var signalingStatuses: [String] = []
         var audioPacketsSent = 0
         var videoPacketsSent = 0
         var channelsOpened: [String] = []
@@ -195,6 +197,7 @@ struct CallSummary {
             object["role"] = .string(peer.role)
             object["remoteUser"] = string(peer.remoteUser)
             object["endReason"] = string(peer.endReason)
+            object["signaling"] = .array(peer.signalingStatuses.map { .string($0) })
             audio["packetsSent"] = .int(peer.audioPacketsSent)
             video["packetsSent"] = .int(peer.videoPacketsSent)
             dataChannel["channels"] = .array(peer.channelsOpened.map { .string($0) })

@@ -105,6 +105,9 @@ struct CallWatcher: Sendable {
             }
         case let .connectionStatusChanged(_, _, status):
             timeline.log("call", "\(name): connection \(status)")
+        case let .signalingStatusChanged(_, _, status):
+            participant.observed.withLock { $0.signalingStatuses.append(status.rawValue) }
+            timeline.log("call", "\(name): signaling \(status)")
         case let .manageCallEvent(_, _, event):
             participant.observed.withLock { $0.manageEvents.append(event) }
             let data = event.data.map { "\($0.dataName)=\($0.dataValue)" }.joined(separator: ", ")

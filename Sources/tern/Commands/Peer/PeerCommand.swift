@@ -25,8 +25,11 @@ struct PeerCommand: AsyncParsableCommand {
             See Docs/PEER.md.
             """)
 
-    @Option(help: ArgumentHelp("Signaling server URL (protocol v1), e.g. ws://127.0.0.1:8787/v1 or wss://host/v1.", valueName: "url"))
+    @Option(help: ArgumentHelp("Signaling server URL (protocol v1), e.g. ws://127.0.0.1:8787/v1 or wss://host/v1; several, comma-separated, are tried in turn when the connection drops (the call is resumed on the next).", valueName: "url[,url...]"))
     var signal: String
+
+    /// `--signal` split at commas.
+    var signalURLs: [String] { signal.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) } }
 
     @Option(help: ArgumentHelp("For a wss:// --signal: trust this PEM CA certificate instead of the system's roots.", valueName: "file"))
     var signalCA: String?
@@ -134,7 +137,9 @@ struct PeerCommand: AsyncParsableCommand {
     func validate() throws {
         guard (callee != nil) != answer else { throw ValidationError("give exactly one of --call OTHER or --answer") }
         guard attach.isEmpty || callee != nil else { throw ValidationError("--attach is for the caller (--call OTHER)") }
-        guard signal.hasPrefix("ws://") else { throw ValidationError("--signal must be a ws:// URL, e.g. ws://127.0.0.1:8787/v1") }
+        guard !signalURLs.isEmpty, signalURLs.allSatisfy({ $0.hasPrefix("ws://") || $0.hasPrefix("wss://") }) else {
+            throw ValidationError("--signal must be ws:// or wss:// URLs, comma-separated, e.g. ws://127.0.0.1:8787/v1")
+        }
         guard !user.isEmpty, user.utf8.count <= 128 else { throw ValidationError("--user must be 1-128 bytes") }
         if let echoCount {
             guard echoCount > 0, echoCount <= 10_000_000 else { throw ValidationError("--echo-count must be between 1 and 10000000") }
@@ -242,7 +247,7 @@ struct PeerCommand: AsyncParsableCommand {
         timeline.log("tern", "tern peer: \(user) " + (callee.map { "calls \($0)" } ?? "answers") + " via \(signal)"
             + (peerConfiguration.iceServers.isEmpty ? "" : "; ICE servers: \(peerConfiguration.iceServers.map(\.description).joined(separator: ", "))"))
         var session = PeerSession(
-            options: .init(signalURL: signal, user: user,
+            options: .init(signalURLs: signalURLs, user: user,
                            token: try SecretInput.resolve(option: token, file: tokenFile, environment: "TERN_TOKEN") ?? "",
                            callee: callee, media: media, echo: echo,
                            echoCount: echoCount,

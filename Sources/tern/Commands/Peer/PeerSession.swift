@@ -10,7 +10,8 @@ import TernSignalingClient
 /// one call, sends the synthetic media, runs the data-channel echo, and reports what happened.
 struct PeerSession {
     struct Options {
-        var signalURL: String
+        /// Signaling servers: the first is used first, the others in turn after a lost connection.
+        var signalURLs: [String]
         var user: String
         var token: String
         /// Whom to call; nil: answer the first incoming call.
@@ -106,6 +107,7 @@ struct PeerSession {
         if !isCaller { receivedAttachedData = observed.incomingAttachedData ?? [] }
         facts.remoteUser = facts.remoteUser ?? observed.incomingFrom
         facts.endReason = observed.endReason
+        facts.signalingStatuses = observed.signalingStatuses
         facts.channelsOpened = channels.opened
         facts.messagesEchoed = channels.messagesEchoed
         facts.messagesEchoedByLabel = channels.messagesEchoedByLabel
@@ -118,26 +120,37 @@ struct PeerSession {
         return summary
     }
 
-    /// Connects to the signaling server, registers, starts the call agent.
+    /// Connects to the signaling server, registers, starts the call agent. The agent reconnects by
+    /// itself when the connection drops (to each URL of `--signal` in turn) and resumes the call.
     private mutating func connect() async -> CallAgent? {
-        let url = options.signalURL, user = options.user
+        let urls = options.signalURLs, user = options.user, token = options.token, tls = options.signalTLS
+        guard let url = urls.first else { return nil }
         timeline.log("signal", "connecting to \(url) as \(user)")
         let client: SignalingClient
         do {
-            // The call core decides busy and acceptance; the signaling client must not do it too.
-            client = try await SignalingClient.connect(
-                url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil),
-                tls: options.signalTLS)
+            client = try await Self.registeredClient(url: url, user: user, token: token, tls: tls)
         } catch {
-            steps.fail("signaling", "cannot connect to \(url): \(error)")
+            steps.fail("signaling", "\(url): \(error)")
             return nil
         }
-        do { try await client.register(user: user, token: options.token) } catch {
-            steps.fail("signaling", "\(url) refused to register \(user): \(error)")
-            await client.close()
-            return nil
-        }
-        let agent = CallAgent(user: user, signaling: client, peerConfiguration: options.peerConfiguration)
+        let rotation = SignalingURLRotation(urls: urls, first: client)
+        let timeline = self.timeline
+        let agent = CallAgent(user: user, connect: {
+            if let client = rotation.takeFirst() { return client }
+            var lastError: (any Error)?
+            for _ in urls.indices {
+                let url = rotation.nextURL()
+                do {
+                    let client = try await Self.registeredClient(url: url, user: user, token: token, tls: tls)
+                    timeline.log("signal", "reconnected to \(url) as \(user)",
+                                 fields: ["event": .string("reconnected"), "url": .string(url)])
+                    return client
+                } catch {
+                    lastError = error
+                }
+            }
+            throw lastError ?? SignalingClientError.transport(.closed)
+        }, peerConfiguration: options.peerConfiguration)
         do { try await agent.start() } catch {
             steps.fail("signaling", "the call client did not start: \(error)")
             await client.close()
@@ -146,6 +159,25 @@ struct PeerSession {
         steps.pass("signaling", "registered as \(user) at \(url)")
         timeline.log("signal", "registered as \(user)", fields: ["event": .string("registered"), "user": .string(user)])
         return agent
+    }
+
+    /// A connection to `url`, registered as `user`; the error says which step failed.
+    private static func registeredClient(url: String, user: String, token: String, tls: SignalingClientTLS)
+        async throws -> SignalingClient
+    {
+        let client: SignalingClient
+        do {
+            // The call core decides busy and acceptance; the signaling client must not do it too.
+            client = try await SignalingClient.connect(
+                url: url, options: SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil), tls: tls)
+        } catch {
+            throw PeerSignalingError.cannotConnect(url: url, "\(error)")
+        }
+        do { try await client.register(user: user, token: token) } catch {
+            await client.close()
+            throw PeerSignalingError.registerRefused(url: url, user: user, "\(error)")
+        }
+        return client
     }
 
     private func startWatcher(_ participant: CallParticipant, channels: PeerDataChannels) -> CallWatcher {
