@@ -44,6 +44,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         // Registration tokens: JWT (HS256) with exp/nbf and a role, minted and verified by a maintained library.
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.0"),
+        // The signaling server's /metrics: recorded with swift-metrics, emitted in Prometheus text format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         // Hummingbird's service runner and the server's graceful shutdown on SIGTERM/SIGINT.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
@@ -88,6 +91,8 @@ let package = Package(
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio"),
                                .product(name: "JWTKit", package: "jwt-kit"),
+                               .product(name: "Metrics", package: "swift-metrics"),
+                               .product(name: "Prometheus", package: "swift-prometheus"),
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                .product(name: "UnixSignals", package: "swift-service-lifecycle")],
                 swiftSettings: strict),

@@ -28,8 +28,10 @@ extension SignalingRouter {
         let devices = devicesByUser[ExactKey(invite.to), default: []].filter { $0 != connection }
         guard !devices.isEmpty else {
             // Nobody to ring: the caller gets a reject, like a callee would send.
+            stats.invitesUnavailable += 1
             return send(.reject(callId: id, reason: .unavailable), to: connection, into: &out)
         }
+        stats.invites += 1
         let policy = invite.rejectPolicy ?? .all
         calls[ExactKey(id)] = SignalingCall(
             id: id, caller: connection, callerUser: user, calleeUser: invite.to, devices: devices,
@@ -82,6 +84,7 @@ extension SignalingRouter {
         accepted(connection)
         let others = call.ringingDevices.filter { $0 != connection }
         calls[ExactKey(id)]?.answeredBy = connection
+        stats.accepts += 1
         send(.accept(callId: id), to: call.caller, into: &out)
         for device in others { send(.answeredElsewhere(callId: id), to: device, into: &out) }
     }

@@ -60,6 +60,7 @@ extension SignalingRouter {
     {
         for id in party.callIds {
             guard let call = calls[ExactKey(id)], call.role(of: connection) != .outsider else { continue }
+            stats.heldCallsExpired += 1
             end(call, by: connection, into: &out)
         }
     }
@@ -82,6 +83,7 @@ extension SignalingRouter {
         var replay: [SignalingMessage] = []
         for id in ids where !resumed.contains(where: { $0.callId == id }) {
             guard var call = calls[ExactKey(id)], let old = formerConnection(in: call, of: user, instead: connection) else {
+                stats.resumesGone += 1
                 send(.error(SignalingError(code: .callGone, message: "the call has ended", callId: id)),
                      to: connection, into: &out)
                 continue
@@ -98,6 +100,7 @@ extension SignalingRouter {
                     send(.answeredElsewhere(callId: id), to: old, into: &out)
                 }
             }
+            stats.callsResumed += 1
             resumed.append(ResumedCall(callId: id, state: call.answeredBy == nil ? .ringing : .answered))
         }
         send(.resumed(calls: resumed), to: connection, into: &out)

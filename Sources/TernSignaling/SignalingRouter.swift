@@ -40,6 +40,8 @@ public struct SignalingRouter: Sendable {
     /// Messages refused since the router started, by error code (malformed, bad token,
     /// someone else's call, too large, ...): the security counters of Docs/SIGNALING.md.
     public private(set) var refusals: [SignalingErrorCode: Int] = [:]
+    /// Running totals (invites, accepts, resumes) since the router started.
+    public internal(set) var stats = SignalingRouterStats()
 
     /// Creates a router; `verifiesTokens: false` accepts any token (development only).
     public init(verifiesTokens: Bool = false, limits: SignalingLimits = SignalingLimits()) {
@@ -55,6 +57,19 @@ public struct SignalingRouter: Sendable {
 
     /// Calls ringing or answered.
     public var callCount: Int { calls.count }
+
+    /// What the router holds right now.
+    public var gauges: SignalingRouterGauges {
+        var gauges = SignalingRouterGauges()
+        gauges.connections = connections.count
+        gauges.registered = connections.values.lazy.filter { $0.user != nil }.count
+        gauges.callsAnswered = calls.values.lazy.filter { $0.answeredBy != nil }.count
+        gauges.callsRinging = calls.count - gauges.callsAnswered
+        gauges.connectionsAway = away.count
+        gauges.messagesHeld = away.values.reduce(0) { $0 + $1.held.count }
+        gauges.queueRequests = queues.values.reduce(0) { $0 + $1.count }
+        return gauges
+    }
 
     /// The user a connection registered as, if it did.
     public func user(of connection: SignalingConnectionID) -> String? { connections[connection]?.user }

@@ -167,6 +167,26 @@ public final class SignalingSwitchboard: Sendable {
     /// Connections currently open.
     public var connectionCount: Int { state.withLock { $0.outlets.count } }
 
+    /// Everything the server's `/metrics` reports, read under one lock so the figures agree.
+    public struct Snapshot: Sendable, Hashable {
+        public var gauges: SignalingRouterGauges
+        public var stats: SignalingRouterStats
+        public var refusals: [SignalingErrorCode: Int]
+        /// Connections with an open outgoing stream (the router may also know dropped ones).
+        public var openConnections: Int
+        public var slowConsumersClosed: Int
+        public var connectionsRefused: Int
+    }
+
+    /// The router's gauges and totals and the switchboard's own counters, at once.
+    public func snapshot() -> Snapshot {
+        state.withLock { state in
+            Snapshot(gauges: state.router.gauges, stats: state.router.stats, refusals: state.router.refusals,
+                     openConnections: state.outlets.count, slowConsumersClosed: state.slowConsumersClosed,
+                     connectionsRefused: state.connectionsRefused)
+        }
+    }
+
     /// Closes every connection's outgoing stream (server shutdown).
     public func closeAll(reason: String) {
         state.withLock { state in

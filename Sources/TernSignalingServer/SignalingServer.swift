@@ -11,7 +11,8 @@ import ServiceLifecycle
 import UnixSignals
 
 /// The reference signaling server: protocol v1 (Docs/SIGNALING.md) as JSON text
-/// frames over WebSocket at `ws://HOST:PORT/v1`, on Hummingbird.
+/// frames over WebSocket at `ws://HOST:PORT/v1`, on Hummingbird, with `GET /health` and
+/// `GET /metrics` (Prometheus) on the same port.
 ///
 /// A thin driver: a `SignalingSwitchboard` owns the sans-I/O `SignalingRouter`, each
 /// WebSocket feeds it frames and writes what it queues, and one timer task fires
@@ -46,6 +47,12 @@ public actor SignalingServer {
     public nonisolated let upgradeTimeout: Duration
     /// Connections closed at the HTTP level: not upgraded in time, Origin not allowed.
     public nonisolated let counters = SignalingServerCounters()
+    /// `GET /metrics` (Prometheus text format).
+    nonisolated let metrics = SignalingServerMetrics()
+    /// How long a SIGTERM/SIGINT shutdown may take: open WebSockets are closed (1001, going
+    /// away; clients reconnect, to another node where there are several) and the server waits
+    /// for them this long before it stops anyway.
+    public nonisolated let shutdownDeadline: Duration
     private let logger: Logger
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
@@ -56,8 +63,9 @@ public actor SignalingServer {
     public init(host: String = "127.0.0.1", port: Int = 8787, tokens: SignalingTokens? = nil,
                 limits: SignalingLimits = SignalingLimits(), clock: any MonotonicClock = SystemClock(),
                 tls: SignalingServerTLS? = nil, allowedOrigins: Set<String>? = nil,
-                upgradeTimeout: Duration = .seconds(10))
+                upgradeTimeout: Duration = .seconds(10), shutdownDeadline: Duration = .seconds(10))
     {
+        self.shutdownDeadline = shutdownDeadline
         self.host = host
         self.port = port
         self.tls = tls
@@ -110,7 +118,7 @@ public actor SignalingServer {
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws
             -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> =
-        { [switchboard, logger, allowedOrigins, counters] request, channel, _ in
+        { [switchboard, logger, allowedOrigins, counters, metrics] request, channel, _ in
             guard request.path?.split(separator: "?").first == "/v1" else { return .dontUpgrade }
             if let allowedOrigins, let origin = request.headerFields[.origin], !allowedOrigins.contains(origin) {
                 counters.originRefused()
@@ -120,7 +128,7 @@ public actor SignalingServer {
             try? await channel.pipeline.removeHandler(name: UpgradeDeadlineHandler.name).get()
             return .upgrade([:]) { inbound, outbound, _ in
                 await Self.serve(inbound: inbound, outbound: outbound, channel: channel, switchboard: switchboard,
-                                 counters: counters, logger: logger)
+                                 counters: counters, metrics: metrics, logger: logger)
             }
         }
         let deadline = TimeAmount.nanoseconds(Int64(upgradeTimeout.components.seconds) * 1_000_000_000
@@ -137,7 +145,7 @@ public actor SignalingServer {
             return withUpgradeDeadline(layered, deadline: deadline) { counters.upgradeTimedOut() }
         }
         let app = Application(
-            router: Router(),
+            router: SignalingServerRoutes.router(switchboard: switchboard, counters: counters, metrics: metrics),
             server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "tern-signal"),
             onServerRunning: { channel in
@@ -145,8 +153,10 @@ public actor SignalingServer {
                 portContinuation.finish()
             },
             logger: logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: signals, logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: signals, logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = shutdownDeadline
+        let group = ServiceGroup(configuration: groupConfiguration)
         self.group = group
         running = Task {
             defer { portContinuation.finish() }
@@ -177,7 +187,8 @@ public actor SignalingServer {
 
     /// One WebSocket: frames in go to the switchboard, what it queues goes out.
     private static func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel,
-                              switchboard: SignalingSwitchboard, counters: SignalingServerCounters, logger: Logger) async
+                              switchboard: SignalingSwitchboard, counters: SignalingServerCounters,
+                              metrics: SignalingServerMetrics, logger: Logger) async
     {
         /// Sends a close frame, but drops the TCP connection if it has not gone after
         /// `closeGrace`: a peer that stops reading never lets the frame out, and the connection
@@ -229,7 +240,10 @@ public actor SignalingServer {
                     case .binary(let buffer): String(buffer: buffer)
                     }
                     // Every refused message is logged (and counted by the router: `refusals`).
-                    for error in switchboard.receiveReportingRefusals(text, from: id) ?? [] {
+                    let started = ContinuousClock.now
+                    let refusals = switchboard.receiveReportingRefusals(text, from: id) ?? []
+                    metrics.recordHandling(ContinuousClock.now - started)
+                    for error in refusals {
                         logger.notice("refused a message from connection \(id): \(LogText.escaped(error.code.rawValue)) — \(LogText.escaped(error.message))")
                     }
                 }
