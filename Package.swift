@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "TernPeer", targets: ["TernPeer"]),
         .library(name: "TernSignaling", targets: ["TernSignaling"]),
         .library(name: "TernSignalingClient", targets: ["TernSignalingClient"]),
+        .library(name: "TernSignalingPostgres", targets: ["TernSignalingPostgres"]),
         .library(name: "TernSignalingServer", targets: ["TernSignalingServer"]),
         .library(name: "TernCall", targets: ["TernCall"]),
         .library(name: "TernTrace", targets: ["TernTrace"]),
@@ -47,6 +48,8 @@ let package = Package(
         // The signaling server's /metrics: recorded with swift-metrics, emitted in Prometheus text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
+        // Signaling across several nodes: the shared input log on PostgreSQL.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
         // Hummingbird's service runner and the server's graceful shutdown on SIGTERM/SIGINT.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
@@ -82,8 +85,12 @@ let package = Package(
                                .product(name: "NIOWebSocket", package: "swift-nio"),
                                .product(name: "NIOSSL", package: "swift-nio-ssl")],
                 swiftSettings: strict),
+        // Several signaling nodes on one PostgreSQL: the routers' inputs in one shared, ordered log.
+        .target(name: "TernSignalingPostgres",
+                dependencies: ["TernCore", "TernSignaling", log, .product(name: "PostgresNIO", package: "postgres-nio")],
+                swiftSettings: strict),
         .target(name: "TernSignalingServer",
-                dependencies: ["TernCore", "TernSignaling", log, .product(name: "Hummingbird", package: "hummingbird"),
+                dependencies: ["TernCore", "TernSignaling", "TernSignalingPostgres", log, .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdCore", package: "hummingbird"),
                                .product(name: "HummingbirdTLS", package: "hummingbird"),
                                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -103,7 +110,7 @@ let package = Package(
             name: "tern",
             dependencies: [
                 "TernCore", "TernSDP", "TernICE", "TernDTLS", "TernSCTP", "TernMedia", "TernPeer",
-                "TernSignaling", "TernSignalingClient", "TernSignalingServer", "TernCall", "TernTrace",
+                "TernSignaling", "TernSignalingClient", "TernSignalingPostgres", "TernSignalingServer", "TernCall", "TernTrace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

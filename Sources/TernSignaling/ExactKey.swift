@@ -3,7 +3,7 @@
 /// Swift's `String` equality is canonical equivalence: `"Ame\u{301}lie" == "Amélie"`. Tokens
 /// sign bytes, so keying on `String` would let a token for one spelling register into the
 /// device set of the other.
-struct ExactKey: Hashable, Comparable, Sendable {
+struct ExactKey: Hashable, Comparable, Codable, Sendable {
     let bytes: [UInt8]
 
     init(_ text: String) { bytes = Array(text.utf8) }

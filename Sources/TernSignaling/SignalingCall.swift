@@ -1,7 +1,7 @@
 import TernCore
 
 /// The router's record of one call, from invite to its end.
-struct SignalingCall: Sendable {
+struct SignalingCall: Codable, Sendable {
     let id: String
     /// The caller's connection (a `resume` moves it to the caller's new connection).
     var caller: SignalingConnectionID

@@ -1,5 +1,5 @@
 /// Limits the router enforces; every one is documented in Docs/SIGNALING.md.
-public struct SignalingLimits: Sendable, Hashable {
+public struct SignalingLimits: Codable, Sendable, Hashable {
     /// Largest frame the router decodes (256 KiB); larger → `frameTooLarge`, connection kept.
     public var maxFrameBytes = 256 * 1024
     /// Longest user id, call id, queue name or request id, in UTF-8 bytes.

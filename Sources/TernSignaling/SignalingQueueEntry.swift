@@ -1,5 +1,5 @@
 /// One request waiting in a named queue.
-struct SignalingQueueEntry: Sendable {
+struct SignalingQueueEntry: Codable, Sendable {
     let requestId: String
     let customer: SignalingConnectionID
     let customerUser: String

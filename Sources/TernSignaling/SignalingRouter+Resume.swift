@@ -2,7 +2,7 @@ import TernCore
 
 /// A connection that dropped while it had placed or answered calls: the calls stay up for a
 /// `resume` from a new connection of the same user, and what the others send meanwhile waits.
-struct AwayConnection: Sendable {
+struct AwayConnection: Codable, Sendable {
     let user: String
     /// When the calls end if no `resume` took them over (`SignalingLimits.resumeWindowMs`).
     let deadline: Instant

@@ -7,9 +7,9 @@ public import TernCore
 /// A driver (the WebSocket `SignalingServer`, or `SignalingSwitchboard` for in-memory
 /// pipes) calls `open`, `handle(connection:text:now:)` for each frame, `close` when a
 /// connection goes away, and `handleTimeout(now:)` once `now >= nextTimeout`.
-public struct SignalingRouter: Sendable {
+public struct SignalingRouter: Codable, Sendable {
     /// Per-connection state.
-    struct Connection: Sendable {
+    struct Connection: Codable, Sendable {
         var user: String?
         /// What the token allows; set with `user`.
         var role: SignalingRole?
@@ -141,7 +141,8 @@ public struct SignalingRouter: Sendable {
     /// except that the calls it placed or answered are held `SignalingLimits.resumeWindowMs` for a
     /// `resume` from a new connection of the same user; messages for them wait meanwhile.
     public mutating func drop(connection: SignalingConnectionID, now: Instant) -> [SignalingRouterAction] {
-        guard limits.resumeWindowMs > 0, let user = connections[connection]?.user else {
+        // A connection the server was closing (too many errors, no register) is not held.
+        guard limits.resumeWindowMs > 0, let state = connections[connection], !state.closing, let user = state.user else {
             return close(connection: connection, now: now)
         }
         connections[connection] = nil

@@ -1,5 +1,5 @@
 /// Running totals of what a `SignalingRouter` did, for the server's `/metrics`.
-public struct SignalingRouterStats: Sendable, Hashable {
+public struct SignalingRouterStats: Codable, Sendable, Hashable {
     /// Invites that rang at least one device (a call was created).
     public var invites = 0
     /// Invites answered `reject` `unavailable` at once: nobody to ring.

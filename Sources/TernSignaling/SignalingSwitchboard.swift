@@ -8,6 +8,10 @@ import Synchronization
 /// Thread-safe: the router and the connection table live behind one `Mutex`, and
 /// outgoing frames are queued on the connections' streams while it is held, so frames
 /// leave in the order the router produced them.
+///
+/// With a `SignalingSequencer` (several nodes on one PostgreSQL) inputs are not applied here
+/// but submitted; every node applies every node's inputs in the shared order
+/// (`applySequenced`) and writes only what is for its own connections.
 public final class SignalingSwitchboard: Sendable {
     /// One item for a connection's writer.
     public enum Outgoing: Sendable, Hashable {
@@ -31,6 +35,11 @@ public final class SignalingSwitchboard: Sendable {
         var slowConsumersClosed = 0
         var connectionsRefused = 0
         var nextID: UInt64 = 1
+        /// Sequenced mode: when frames of this node's connections were received, oldest first,
+        /// to time them when they come back from the log.
+        var framesInFlight: [SignalingConnectionID: [ContinuousClock.Instant]] = [:]
+        /// Sequenced mode: a `tick` was submitted and has not come back yet.
+        var tickInFlight = false
     }
 
     private let state: Mutex<State>
@@ -44,16 +53,28 @@ public final class SignalingSwitchboard: Sendable {
     public let maximumConnections: Int
     /// Checks `register` tokens; nil is open development mode (any token registers).
     let tokenVerifier: (any SignalingTokenVerifier)?
+    /// Orders the inputs of several nodes; nil for a single node (inputs applied at once).
+    let sequencer: (any SignalingSequencer)?
+    /// Told of every message refused on this node's connections (the server logs them).
+    let onRefused: (@Sendable (SignalingConnectionID, SignalingError) -> Void)?
+    /// Told how long each frame of this node's connections took, from receipt until every frame
+    /// it caused was queued (through the shared log, with a sequencer).
+    let onFrameHandled: (@Sendable (Duration) -> Void)?
 
     /// Creates a switchboard and its router, reading time from `clock`. With a
     /// `tokenVerifier`, `register` needs a token it accepts; without, any token registers
     /// (development only).
     public init(limits: SignalingLimits = SignalingLimits(), tokenVerifier: (any SignalingTokenVerifier)? = nil,
                 clock: any MonotonicClock = SystemClock(), outboundBudget: Int = 4 * 1024 * 1024,
-                maximumConnections: Int = 10_000) {
+                maximumConnections: Int = 10_000, sequencer: (any SignalingSequencer)? = nil,
+                onRefused: (@Sendable (SignalingConnectionID, SignalingError) -> Void)? = nil,
+                onFrameHandled: (@Sendable (Duration) -> Void)? = nil) {
         state = Mutex(State(router: SignalingRouter(verifiesTokens: tokenVerifier != nil, limits: limits)))
         self.tokenVerifier = tokenVerifier
-        self.clock = clock
+        self.sequencer = sequencer
+        self.onRefused = onRefused
+        self.onFrameHandled = onFrameHandled
+        self.clock = sequencer.map { SequencerClock(sequencer: $0) } ?? clock
         self.outboundBudget = outboundBudget
         self.maximumConnections = maximumConnections
     }
@@ -63,20 +84,22 @@ public final class SignalingSwitchboard: Sendable {
     public func open() -> (SignalingConnectionID, AsyncStream<Outgoing>) {
         let (stream, continuation) = AsyncStream<Outgoing>.makeStream()
         let now = clock.now()
-        let id = state.withLock { state in
-            let id = SignalingConnectionID(state.nextID)
+        let node = sequencer?.node ?? 0
+        let (id, opened) = state.withLock { state in
+            let id = SignalingConnectionID(node: node, local: state.nextID)
             state.nextID += 1
             guard state.outlets.count < maximumConnections else {
                 state.connectionsRefused += 1
                 continuation.yield(.closeServerFull(reason: "the server holds \(maximumConnections) connections"))
                 continuation.finish()
-                return id
+                return (id, false)
             }
-            state.router.open(connection: id, now: now)
+            if sequencer == nil { state.router.open(connection: id, now: now) }
             state.outlets[id] = continuation
             state.queuedBytes[id] = 0
-            return id
+            return (id, true)
         }
+        if opened { sequencer?.submit(.open(id)) }
         return (id, stream)
     }
 
@@ -89,8 +112,19 @@ public final class SignalingSwitchboard: Sendable {
     /// One text frame received on `connection`: the errors the router answered it with (empty
     /// when it was accepted), or nil if the connection is closed. For a driver that logs refusals.
     public func receiveReportingRefusals(_ text: String, from connection: SignalingConnectionID) -> [SignalingError]? {
+        let received = ContinuousClock.now
+        if let sequencer {
+            let open = state.withLock { state in
+                guard state.outlets[connection] != nil else { return false }
+                state.framesInFlight[connection, default: []].append(received)
+                return true
+            }
+            guard open else { return nil }
+            sequencer.submit(.frame(connection, text: text))
+            return []  // refusals come back with the log (`onRefused`)
+        }
         let now = clock.now()
-        return state.withLock { state in
+        let refusals: [SignalingError]? = state.withLock { state in
             guard state.outlets[connection] != nil else { return nil }
             let actions = state.router.handle(connection: connection, text: text, now: now)
             deliver(actions, in: &state, now: now)
@@ -98,11 +132,53 @@ public final class SignalingSwitchboard: Sendable {
                 if case let .send(to, .error(error)) = action, to == connection { error } else { nil }
             }
         }
+        if refusals != nil { onFrameHandled?(ContinuousClock.now - received) }
+        return refusals
+    }
+
+    /// Sequenced mode: inputs of every node in the shared order, each at its time; this node
+    /// writes what is for its own connections. Returns a copy of the router after the last one
+    /// when `snapshot` is set (the log stores it).
+    @discardableResult
+    public func applySequenced(_ inputs: [(SignalingRouterInput, Instant)], snapshot: Bool = false) -> SignalingRouter? {
+        let applied = ContinuousClock.now
+        var handled: [Duration] = []
+        let router: SignalingRouter? = state.withLock { state in
+            for (input, now) in inputs {
+                switch input {
+                case .frame(let connection, _):
+                    if var pending = state.framesInFlight[connection], !pending.isEmpty {
+                        handled.append(applied - pending.removeFirst())
+                        state.framesInFlight[connection] = pending.isEmpty ? nil : pending
+                    }
+                case .tick:
+                    state.tickInFlight = false
+                default:
+                    break
+                }
+                deliver(state.router.apply(input, now: now), in: &state, now: now)
+            }
+            return snapshot ? state.router : nil
+        }
+        if let onFrameHandled { for duration in handled { onFrameHandled(duration) } }
+        return router
+    }
+
+    /// Sequenced mode, on joining: the router as of a snapshot of the log.
+    public func restore(_ router: SignalingRouter) {
+        state.withLock { $0.router = router }
     }
 
     /// The verifier's answer for a `register` (see `deliver`).
     private func tokenVerified(_ connection: SignalingConnectionID, user: String,
                                result: Result<SignalingRole, SignalingError>) {
+        if let sequencer {
+            switch result {
+            case .success(let role): sequencer.submit(.tokenVerified(connection, user: user, role: role, error: nil))
+            case .failure(let error): sequencer.submit(.tokenVerified(connection, user: user, role: nil, error: error))
+            }
+            return
+        }
         let now = clock.now()
         state.withLock { state in
             guard state.outlets[connection] != nil else { return }
@@ -112,24 +188,24 @@ public final class SignalingSwitchboard: Sendable {
     }
 
     /// `connection` was closed on purpose; the router ends its calls and tells the other parties.
-    public func close(_ connection: SignalingConnectionID) {
-        end(connection) { router, now in router.close(connection: connection, now: now) }
-    }
+    public func close(_ connection: SignalingConnectionID) { end(.close(connection), connection) }
 
     /// `connection` is gone without having ended its calls (its socket closed or failed): the
     /// router holds them for a `resume` (`SignalingRouter.drop`).
-    public func drop(_ connection: SignalingConnectionID) {
-        end(connection) { router, now in router.drop(connection: connection, now: now) }
-    }
+    public func drop(_ connection: SignalingConnectionID) { end(.drop(connection), connection) }
 
-    private func end(_ connection: SignalingConnectionID,
-                     _ body: (inout SignalingRouter, Instant) -> [SignalingRouterAction]) {
+    /// The socket of `connection` is gone: its stream ends and the router hears `input`.
+    private func end(_ input: SignalingRouterInput, _ connection: SignalingConnectionID) {
         let now = clock.now()
         state.withLock { state in
             state.outlets.removeValue(forKey: connection)?.finish()
             state.queuedBytes[connection] = nil
-            deliver(body(&state.router, now), in: &state, now: now)
+            state.framesInFlight[connection] = nil
+            if sequencer == nil { deliver(state.router.apply(input, now: now), in: &state, now: now) }
         }
+        // Every node's router must see the connection go, even one the switchboard closed first
+        // (too slow a reader, too many errors): a repeated close or drop is a no-op.
+        sequencer?.submit(input)
     }
 
     /// The writer of `connection` wrote a text frame of `bytes` UTF-8 bytes it took from the
@@ -150,12 +226,29 @@ public final class SignalingSwitchboard: Sendable {
     @discardableResult
     public func fireTimeouts() -> Instant? {
         let now = clock.now()
+        if let sequencer {
+            // Any node may ask for the tick; every node applies it where the log puts it.
+            let (due, next) = state.withLock { state -> (Bool, Instant?) in
+                guard !state.tickInFlight, let next = state.router.nextTimeout, next <= now else {
+                    return (false, state.router.nextTimeout)
+                }
+                state.tickInFlight = true
+                return (true, next)
+            }
+            if due { sequencer.submit(.tick) }
+            return next
+        }
         return state.withLock { state in
             if let due = state.router.nextTimeout, due <= now {
                 deliver(state.router.handleTimeout(now: now), in: &state, now: now)
             }
             return state.router.nextTimeout
         }
+    }
+
+    /// What every node of one shared router must agree on: token checks on or off, the limits.
+    public var routerConfiguration: (verifiesTokens: Bool, limits: SignalingLimits) {
+        state.withLock { ($0.router.verifiesTokens, $0.router.limits) }
     }
 
     /// Whether the router accepts any token (no secret).
@@ -215,12 +308,19 @@ public final class SignalingSwitchboard: Sendable {
                     state.slowConsumersClosed += 1
                     outlet.yield(.closeTooSlow(reason: "more than \(outboundBudget) bytes queued and not read"))
                     outlet.finish()
-                    work.append(contentsOf: state.router.close(connection: connection, now: now))
+                    if let sequencer {
+                        sequencer.submit(.close(connection))
+                    } else {
+                        work.append(contentsOf: state.router.close(connection: connection, now: now))
+                    }
                     continue
                 }
                 state.queuedBytes[connection] = queued
                 outlet.yield(.text(text))
+                if case .error(let error) = message { onRefused?(connection, error) }
             case .verifyToken(let connection, let user, let token):
+                // The node that holds the connection verifies (every node's router asks).
+                guard state.outlets[connection] != nil else { continue }
                 // The verifier may be slow (it is async): the connection waits unregistered.
                 let verifier = tokenVerifier
                 Task { [self] in
@@ -237,4 +337,10 @@ public final class SignalingSwitchboard: Sendable {
             }
         }
     }
+}
+
+/// A sequencer's time base as the switchboard's clock.
+private struct SequencerClock: MonotonicClock {
+    let sequencer: any SignalingSequencer
+    func now() -> Instant { sequencer.now() }
 }

@@ -1,5 +1,6 @@
 public import TernCore
 public import TernSignaling
+public import TernSignalingPostgres
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -53,6 +54,9 @@ public actor SignalingServer {
     /// away; clients reconnect, to another node where there are several) and the server waits
     /// for them this long before it stops anyway.
     public nonisolated let shutdownDeadline: Duration
+    /// Several nodes on one PostgreSQL: this node's part of the shared log; nil for one node
+    /// with its state in memory.
+    public nonisolated let postgres: SignalingPostgresLog?
     private let logger: Logger
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
@@ -63,16 +67,27 @@ public actor SignalingServer {
     public init(host: String = "127.0.0.1", port: Int = 8787, tokens: SignalingTokens? = nil,
                 limits: SignalingLimits = SignalingLimits(), clock: any MonotonicClock = SystemClock(),
                 tls: SignalingServerTLS? = nil, allowedOrigins: Set<String>? = nil,
-                upgradeTimeout: Duration = .seconds(10), shutdownDeadline: Duration = .seconds(10))
+                upgradeTimeout: Duration = .seconds(10), shutdownDeadline: Duration = .seconds(10),
+                postgres: SignalingPostgresLog? = nil)
     {
         self.shutdownDeadline = shutdownDeadline
+        self.postgres = postgres
+        let sequencer: (any SignalingSequencer)? = postgres
         self.host = host
         self.port = port
         self.tls = tls
         self.allowedOrigins = allowedOrigins
         self.upgradeTimeout = upgradeTimeout
         logger = TernLog.logger("signaling")
-        switchboard = SignalingSwitchboard(limits: limits, tokenVerifier: tokens, clock: clock)
+        let logger = self.logger
+        let metrics = self.metrics
+        switchboard = SignalingSwitchboard(
+            limits: limits, tokenVerifier: tokens, clock: clock, sequencer: sequencer,
+            onRefused: { id, error in
+                // Every refused message is logged (and counted by the router: `refusals`).
+                logger.notice("refused a message from connection \(id): \(LogText.escaped(error.code.rawValue)) — \(LogText.escaped(error.message))")
+            },
+            onFrameHandled: { metrics.recordHandling($0) })
     }
 
     /// Starts listening and returns the bound port; the server runs until `shutdown()`.
@@ -88,6 +103,7 @@ public actor SignalingServer {
         onListening(bound)
         try await running?.value
         await stopTimer()
+        await postgres?.leave()
     }
 
     /// Stops accepting connections, closes the open ones (1001, going away) and waits
@@ -97,6 +113,7 @@ public actor SignalingServer {
 
     public func shutdown() async {
         switchboard.closeAll(reason: "server shutting down")
+        await postgres?.leave()
         await group?.triggerGracefulShutdown()
         _ = await running?.result
         running = nil
@@ -115,6 +132,8 @@ public actor SignalingServer {
         if switchboard.isOpenMode {
             logger.warning("signaling server has no secret: open development mode, any token is accepted")
         }
+        // A node of several first catches up with the shared log, then listens.
+        if let postgres { try await postgres.join(switchboard) }
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws
             -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> =
@@ -145,7 +164,8 @@ public actor SignalingServer {
             return withUpgradeDeadline(layered, deadline: deadline) { counters.upgradeTimedOut() }
         }
         let app = Application(
-            router: SignalingServerRoutes.router(switchboard: switchboard, counters: counters, metrics: metrics),
+            router: SignalingServerRoutes.router(switchboard: switchboard, counters: counters, metrics: metrics,
+                                                 postgres: postgres),
             server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "tern-signal"),
             onServerRunning: { channel in
@@ -239,13 +259,9 @@ public actor SignalingServer {
                     case .text(let text): text
                     case .binary(let buffer): String(buffer: buffer)
                     }
-                    // Every refused message is logged (and counted by the router: `refusals`).
-                    let started = ContinuousClock.now
-                    let refusals = switchboard.receiveReportingRefusals(text, from: id) ?? []
-                    metrics.recordHandling(ContinuousClock.now - started)
-                    for error in refusals {
-                        logger.notice("refused a message from connection \(id): \(LogText.escaped(error.code.rawValue)) — \(LogText.escaped(error.message))")
-                    }
+                    // Refusals are logged by the switchboard's `onRefused`, handling times recorded
+                    // by its `onFrameHandled` (after the shared log, with several nodes).
+                    switchboard.receive(text, from: id)
                 }
             } catch {
                 // The socket failed or sent more than hardFrameLimit: the connection ends.

@@ -2,6 +2,7 @@ import Metrics
 import Prometheus
 import Synchronization
 import TernSignaling
+import TernSignalingPostgres
 
 /// The server's metrics, `GET /metrics` in Prometheus text format. Recorded through swift-metrics
 /// on a factory of the server's own (no global `MetricsSystem.bootstrap`, so an application that
@@ -37,7 +38,18 @@ final class SignalingServerMetrics: Sendable {
     }
 
     /// The metrics as of now, in Prometheus text format.
-    func scrape(_ snapshot: SignalingSwitchboard.Snapshot, server counters: SignalingServerCounters) -> String {
+    func scrape(_ snapshot: SignalingSwitchboard.Snapshot, server counters: SignalingServerCounters,
+                log: SignalingPostgresLog.Status?) -> String {
+        if let log {
+            // The shared log (PostgreSQL mode): what waits to be appended (the NOTIFY backlog of
+            // this node) and how far this node's router lags the newest position it heard of.
+            gauge("tern_signal_log_pending_inputs", log.pendingInputs)
+            gauge("tern_signal_log_lag", Int(max(0, log.knownSeq - log.appliedSeq)))
+            gauge("tern_signal_log_applied_seq", Int(log.appliedSeq))
+            gauge("tern_signal_database_reachable", log.databaseReachable ? 1 : 0)
+            counter("tern_signal_log_dropped_inputs_total", log.droppedInputs)
+            counter("tern_signal_log_undecodable_rows_total", log.undecodableRows)
+        }
         let g = snapshot.gauges
         gauge("tern_signal_connections", snapshot.openConnections)
         gauge("tern_signal_registrations", g.registered)

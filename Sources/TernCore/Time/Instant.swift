@@ -54,3 +54,14 @@ extension Duration {
     /// The duration in seconds, as a floating-point number.
     public var seconds: Double { Double(nanoseconds) / 1_000_000_000 }
 }
+
+extension Instant: Codable {
+    public init(from decoder: any Decoder) throws {
+        nanoseconds = try decoder.singleValueContainer().decode(Int64.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(nanoseconds)
+    }
+}

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import TernSignaling
+import TernCore
+import TernSignalingPostgres
 import TernSignalingServer
 #if canImport(Glibc)
 import Glibc
@@ -48,6 +50,9 @@ struct SignalServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("Accept WebSocket upgrades from browser pages of this origin only (repeat for several, e.g. https://app.example.com); requests without Origin (not from a browser) are always accepted.", valueName: "origin"))
     var allowedOrigins: [String] = []
 
+    @Option(help: ArgumentHelp("Run as one of several nodes sharing their state on this PostgreSQL (or set TERN_SIGNAL_POSTGRES): postgres://user:password@host:port/database[?sslmode=require]. The schema is created and migrated by the server. Without it, one node keeps its state in memory.", valueName: "url"))
+    var postgres: String?
+
     func validate() throws {
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together")
@@ -67,8 +72,16 @@ struct SignalServeCommand: AsyncParsableCommand {
             let text = "plain ws:// on \(host): anyone on the path reads tokens and can rewrite a=fingerprint; serve wss:// (--tls-cert, --tls-key) beyond a test network"
             print(json ? JSONValue.object(["event": .string("warning"), "message": .string(text)]).serialized : "warning: \(text)")
         }
+        var log: SignalingPostgresLog?
+        if let url = postgres ?? ProcessInfo.processInfo.environment["TERN_SIGNAL_POSTGRES"] {
+            log = try await SignalingPostgresLog.connect(url: url, logger: TernLog.logger("signaling"))
+            if let node = log?.node {
+                print(json ? JSONValue.object(["event": .string("node"), "node": .int(Int(node))]).serialized
+                    : "tern signal: node \(node) of the nodes on PostgreSQL")
+            }
+        }
         let server = SignalingServer(host: host, port: port, tokens: tokens, tls: tls,
-                                     allowedOrigins: allowedOrigins.isEmpty ? nil : Set(allowedOrigins))
+                                     allowedOrigins: allowedOrigins.isEmpty ? nil : Set(allowedOrigins), postgres: log)
         let host = self.host
         try await server.run { bound in
             let url = "\(tls == nil ? "ws" : "wss")://\(host):\(bound)/v1"
