@@ -61,6 +61,8 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
         var fenced = false
         var isCompactor = false
         var lastSnapshot = ContinuousClock.now
+        /// The log position of the newest snapshot this node wrote.
+        var snapshotSeq: Int64 = 0
         var dropped = 0
         var undecodable = 0
         var tasks: [Task<Void, Never>] = []
@@ -332,9 +334,23 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
                 lastNow = max(lastNow, Instant(nanoseconds: at))
                 batch.append((input, lastNow))
             }
-            guard last > from else { return }
             let snapshotDue = state.withLock { state in
                 state.isCompactor && ContinuousClock.now - state.lastSnapshot >= settings.snapshotInterval
+            }
+            guard last > from else {
+                // Idle: a snapshot of what was applied since the last one, or just the deletion of
+                // what every node has applied by now.
+                guard snapshotDue else { return }
+                let stale = state.withLock { state in
+                    state.lastSnapshot = ContinuousClock.now
+                    return state.snapshotSeq < state.applied
+                }
+                if stale, let router = switchboard.applySequenced([], snapshot: true) {
+                    await compact(router, at: from)
+                } else {
+                    await deleteApplied(upTo: state.withLock { $0.snapshotSeq })
+                }
+                return
             }
             let router = switchboard.applySequenced(batch, snapshot: snapshotDue)
             state.withLock { state in
@@ -356,12 +372,24 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
             try await client.query(
                 "INSERT INTO tern_signal_snapshots (seq, router) VALUES (\(seq), \(text)) ON CONFLICT DO NOTHING", logger: logger)
             try await client.query("DELETE FROM tern_signal_snapshots WHERE seq < \(seq)", logger: logger)
+            state.withLock { $0.snapshotSeq = max($0.snapshotSeq, seq) }
+        } catch {
+            logger.error("signaling log: snapshot at \(seq) failed: \(String(reflecting: error))")
+            return
+        }
+        await deleteApplied(upTo: seq)
+    }
+
+    /// Deletes the log rows up to `seq` (a snapshot's) that every live node has applied.
+    private func deleteApplied(upTo seq: Int64) async {
+        guard seq > 0 else { return }
+        do {
             try await client.query("""
                 DELETE FROM tern_signal_log WHERE seq <= LEAST(\(seq),
                     (SELECT coalesce(min(applied_seq), 0) FROM tern_signal_nodes WHERE NOT down))
                 """, logger: logger)
         } catch {
-            logger.error("signaling log: snapshot at \(seq) failed: \(String(reflecting: error))")
+            logger.error("signaling log: deleting applied rows failed: \(String(reflecting: error))")
         }
     }
 
