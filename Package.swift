@@ -175,7 +175,7 @@ if ProcessInfo.processInfo.environment["TERN_FUZZ"] != nil {
 if ProcessInfo.processInfo.environment["TERN_BENCH"] != nil {
     let benchmarkTargets: [(String, [Target.Dependency])] = [
         ("SCTPThroughput", ["TernSCTP", "TernCore", "TernTestSupport", "BenchSupport"]),
-        ("SignalingLoad", ["TernSignaling", "TernSignalingClient", "TernSignalingServer", "BenchSupport"]),
+        ("SignalingLoad", ["TernSignaling", "TernSignalingClient", "TernSignalingPostgres", "TernSignalingServer", "BenchSupport", log]),
         ("SDPBench", ["TernSDP", "BenchSupport"]),
         ("RTPBench", ["TernRTP", "BenchSupport"]),
         ("DTLSBench", ["TernDTLS", "CBenchSRTP", "BenchSupport"]),

@@ -1,6 +1,11 @@
 // Signaling load measure (run by hand, release build; figures are not asserted anywhere).
 //
 //   signal-load [clients] [rounds]
+//   SIGNAL_POSTGRES=postgres://… SIGNAL_NODES=3 signal-load [clients] [rounds]
+//
+// With SIGNAL_POSTGRES, SIGNAL_NODES servers (default 3) share that PostgreSQL (the shared
+// log of TernSignalingPostgres), in this process as well; each caller and its callee are on two
+// different nodes, so every invite and accept crosses nodes. Rows get the suffix _pg<N>.
 //
 // Starts a SignalingServer on 127.0.0.1 (ephemeral port) in this process, connects
 // `clients` WebSocket clients (half callers, half callees), registers them all, then
@@ -8,17 +13,34 @@
 // callee, all callers at once. Prints registration time, round trips per second and
 // latency percentiles of invite → accept; then both figures as JSON lines for Scripts/bench.
 import BenchSupport
+import Foundation
+import Logging
 import TernSignaling
 import TernSignalingClient
+import TernSignalingPostgres
 import TernSignalingServer
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let clientCount = max(2, arguments.first ?? 200) / 2 * 2
 let rounds = arguments.dropFirst().first ?? 50
+let postgres = ProcessInfo.processInfo.environment["SIGNAL_POSTGRES"]
+let nodeCount = postgres == nil ? 1 : max(2, Int(ProcessInfo.processInfo.environment["SIGNAL_NODES"] ?? "") ?? 3)
+let suffix = postgres == nil ? "" : "_pg\(nodeCount)"
 
-let server = SignalingServer(host: "127.0.0.1", port: 0)
-let port = try await server.start()
-let url = "ws://127.0.0.1:\(port)/v1"
+var servers: [SignalingServer] = []
+var urls: [String] = []
+for _ in 0..<nodeCount {
+    let log = try await postgres.asyncMap { try await SignalingPostgresLog.connect(url: $0, logger: Logger(label: "bench")) }
+    let server = SignalingServer(host: "127.0.0.1", port: 0, postgres: log)
+    servers.append(server)
+    urls.append("ws://127.0.0.1:\(try await server.start())/v1")
+}
+print("nodes: \(nodeCount)" + (postgres == nil ? " (state in memory)" : " on PostgreSQL"))
+/// Caller `pair` on node pair % N, its callee on the next node: with several nodes every call crosses.
+func url(of index: Int) -> String {
+    let pair = index % (clientCount / 2)
+    return urls[(pair + (index < clientCount / 2 ? 0 : 1)) % urls.count]
+}
 let clock = ContinuousClock()
 let options = SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil)
 
@@ -26,7 +48,7 @@ let registerStart = clock.now
 let clients = try await withThrowingTaskGroup(of: (Int, SignalingClient).self) { group in
     for index in 0..<clientCount {
         group.addTask {
-            let client = try await SignalingClient.connect(url: url, options: options)
+            let client = try await SignalingClient.connect(url: url(of: index), options: options)
             try await client.register(user: "u\(index)", token: "")
             return (index, client)
         }
@@ -79,9 +101,16 @@ let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.att
 print("round trips: \(latencies.count) in \(elapsed) → \(Int(Double(latencies.count) / seconds)) invite→accept/s")
 print("latency p50 \(percentile(0.50)), p90 \(percentile(0.90)), p99 \(percentile(0.99)), max \(latencies.last ?? .zero)")
 func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
-Figure(name: "signal_invites_per_s", unit: "invite->accept/s", samples: [Double(latencies.count) / seconds]).emit()
-Figure(name: "signal_invite_p99_ms", unit: "ms", samples: [milliseconds(percentile(0.99))]).emit()
+Figure(name: "signal_invites_per_s\(suffix)", unit: "invite->accept/s", samples: [Double(latencies.count) / seconds]).emit()
+Figure(name: "signal_invite_p99_ms\(suffix)", unit: "ms", samples: [milliseconds(percentile(0.99))]).emit()
 
 for client in clients { await client.close() }
 for task in calleeTasks { task.cancel() }
-await server.shutdown()
+for server in servers { await server.shutdown() }
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}
