@@ -150,6 +150,11 @@ ROWS = [
     ("signal_invites_per_s", "SignalingServer on 127.0.0.1 with N WebSocket clients (1,000; 200 in QUICK), half "
      "callers, each caller 50 invite → accept round trips against its own callee, all at once."),
     ("signal_invite_p99_ms", "p99 latency of invite → accept in the same runs."),
+    ("signal_invites_per_s_pg3", "The same load (1,000 clients; 200 in QUICK) on three SignalingServer nodes sharing "
+     "one PostgreSQL 15 (a throwaway cluster from Scripts/postgres-up, its default settings: fsync and "
+     "synchronous commit on), all in the benchmark's process; every caller and its callee on two different "
+     "nodes, so each invite and accept crosses nodes through the shared log (issue #22 goal: >= 2,000)."),
+    ("signal_invite_p99_ms_pg3", "p99 latency of invite → accept on the three nodes, same runs."),
     ("vp8_640x480_encode_fps", "VP8Encoder, 640x480 test pattern, cpu-used 8, real time, 1 thread, 1500 kb/s; "
      "frames per wall-clock second."),
     ("vp8_640x480_decode_fps", "VP8Decoder on those frames."),

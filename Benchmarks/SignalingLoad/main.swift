@@ -27,17 +27,17 @@ let postgres = ProcessInfo.processInfo.environment["SIGNAL_POSTGRES"]
 let nodeCount = postgres == nil ? 1 : max(2, Int(ProcessInfo.processInfo.environment["SIGNAL_NODES"] ?? "") ?? 3)
 let suffix = postgres == nil ? "" : "_pg\(nodeCount)"
 
-var servers: [SignalingServer] = []
-var urls: [String] = []
+var started: [(SignalingServer, String)] = []
 for _ in 0..<nodeCount {
     let log = try await postgres.asyncMap { try await SignalingPostgresLog.connect(url: $0, logger: Logger(label: "bench")) }
     let server = SignalingServer(host: "127.0.0.1", port: 0, postgres: log)
-    servers.append(server)
-    urls.append("ws://127.0.0.1:\(try await server.start())/v1")
+    started.append((server, "ws://127.0.0.1:\(try await server.start())/v1"))
 }
+let servers = started.map(\.0)
+let urls = started.map(\.1)
 print("nodes: \(nodeCount)" + (postgres == nil ? " (state in memory)" : " on PostgreSQL"))
 /// Caller `pair` on node pair % N, its callee on the next node: with several nodes every call crosses.
-func url(of index: Int) -> String {
+@Sendable func url(of index: Int) -> String {
     let pair = index % (clientCount / 2)
     return urls[(pair + (index < clientCount / 2 ? 0 : 1)) % urls.count]
 }

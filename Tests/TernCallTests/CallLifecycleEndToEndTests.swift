@@ -284,6 +284,25 @@ struct CallLifecycleEndToEndTests {
         await rig.finish()
     }
 
+    @Test("hanging up while the signaling connection is away: the call ends at once, the hang-up leaves after the resume and reaches the other side")
+    func hangUpWhileAway() async throws {
+        var configuration = CallConfiguration()
+        configuration.reconnectBackoff = [.seconds(1)]
+        var rig = try await Rig.start()
+        let (alice, aliceSeen) = try await rig.agent("alice", configuration: configuration)
+        let (bob, bobSeen) = try await rig.agent("bob", configuration: configuration)
+        try await connect(alice, aliceSeen, bob, bobSeen)
+
+        await rig.connections.cut("bob")
+        #expect(await EndToEnd.eventually { bobSeen.signalingStatuses.withLock { $0 } == ["reconnecting"] })
+        try await bob.hangUp()
+        #expect(bobSeen.lastState == "ENDED" && bobSeen.lastReason == "localHangUp")
+        #expect(aliceSeen.lastState == "IN_PROGRESS", "the hang-up waits for the resume")
+        #expect(await EndToEnd.eventually { aliceSeen.lastState == "ENDED" })
+        #expect(aliceSeen.lastReason == "remoteHangUp")
+        await rig.finish()
+    }
+
     @Test("the server restarts mid-call (its state is gone): the resume gets callGone, the call ends signalingLost, and the clients call again")
     func signalingDropAndReconnect() async throws {
         var configuration = CallConfiguration()
