@@ -53,6 +53,8 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
 
     private struct State: ~Copyable {
         var outbox: [(SignalingRouterInput, Instant)] = []
+        /// The writer has taken a batch and not committed it yet.
+        var appending = false
         var applied: Int64 = 0
         var known: Int64 = 0
         var lastNow = Instant.zero
@@ -202,7 +204,9 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
     /// resume elsewhere), what waits is appended, the node is marked down, the tasks stop.
     public func leave() async {
         submit(.nodeDown(node: node))
-        for _ in 0..<200 where state.withLock({ !$0.outbox.isEmpty }) {
+        // At most 2 s for what waits (the nodeDown last) to be committed; past that the others
+        // declare this node down by its silent heartbeat anyway.
+        for _ in 0..<200 where state.withLock({ !$0.outbox.isEmpty || $0.appending }) {
             try? await Task.sleep(for: .milliseconds(10))
         }
         _ = try? await client.query("UPDATE tern_signal_nodes SET down = true WHERE node = \(Int32(node))", logger: logger)
@@ -230,16 +234,21 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
                 let batch = state.withLock { state in
                     let batch = Array(state.outbox.prefix(settings.batchLimit))
                     state.outbox.removeFirst(batch.count)
+                    state.appending = !batch.isEmpty
                     return batch
                 }
                 guard !batch.isEmpty else { break }
                 do {
                     try await append(batch)
-                    state.withLock { $0.reachable = true }
+                    state.withLock { state in
+                        state.reachable = true
+                        state.appending = false
+                    }
                 } catch {
                     logger.error("signaling log: append failed, retrying: \(String(reflecting: error))")
                     state.withLock { state in
                         state.reachable = false
+                        state.appending = false
                         state.outbox.insert(contentsOf: batch, at: 0)
                     }
                     try? await Task.sleep(for: .milliseconds(200))
