@@ -52,7 +52,10 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
     }
 
     private struct State: ~Copyable {
-        var outbox: [(SignalingRouterInput, Instant)] = []
+        var outbox: [(input: SignalingRouterInput, at: Instant, origin: Int64)] = []
+        /// The next input's origin: this process's start in wall-clock nanoseconds, then +1 each,
+        /// so a recycled node number never repeats an earlier process's origins.
+        var nextOrigin: Int64 = 0
         /// The writer has taken a batch and not committed it yet.
         var appending = false
         var applied: Int64 = 0
@@ -89,6 +92,8 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
         self.logger = logger
         (writerNudges, writerNudge) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         (readerNudges, readerNudge) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let start = now().nanoseconds
+        state.withLock { $0.nextOrigin = start }
     }
 
     /// Connects to `url`, creates or migrates the schema, and registers a new node (its number is
@@ -143,7 +148,8 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
                 state.dropped += 1
                 return false
             }
-            state.outbox.append((input, at))
+            state.outbox.append((input, at, state.nextOrigin))
+            state.nextOrigin += 1
             return true
         }
         if accepted {
@@ -230,8 +236,11 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
 
     private func runWriter() async {
         for await _ in writerNudges {
+            // A batch that failed is retried as it was, alone: if its commit went through and only
+            // the reply was lost, the unique origins refuse it whole, and nothing else is lost.
+            var retry: [(input: SignalingRouterInput, at: Instant, origin: Int64)]?
             while !Task.isCancelled {
-                let batch = state.withLock { state in
+                let batch = retry ?? state.withLock { state in
                     let batch = Array(state.outbox.prefix(settings.batchLimit))
                     state.outbox.removeFirst(batch.count)
                     state.appending = !batch.isEmpty
@@ -239,30 +248,54 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
                 }
                 guard !batch.isEmpty else { break }
                 do {
-                    try await append(batch)
-                    state.withLock { state in
-                        state.reachable = true
-                        state.appending = false
+                    if try await appendOnce(batch) == false {
+                        logger.notice("signaling log: a retried batch was committed already; not appended twice")
                     }
                 } catch {
                     logger.error("signaling log: append failed, retrying: \(String(reflecting: error))")
-                    state.withLock { state in
-                        state.reachable = false
-                        state.appending = false
-                        state.outbox.insert(contentsOf: batch, at: 0)
-                    }
+                    state.withLock { $0.reachable = false }
+                    retry = batch
                     try? await Task.sleep(for: .milliseconds(200))
+                    continue
                 }
+                retry = nil
+                state.withLock { state in
+                    state.reachable = true
+                    state.appending = false
+                }
+            }
+        }
+    }
+
+    /// Appends `batch` unless it was appended before (its origins are in the log already: an
+    /// earlier try committed and lost its reply). True when appended now.
+    func appendOnce(_ batch: [(input: SignalingRouterInput, at: Instant, origin: Int64)]) async throws -> Bool {
+        do {
+            try await append(batch)
+            return true
+        } catch where Self.isUniqueViolation(error) {
+            return false
+        }
+    }
+
+    /// Stamps `inputs` as `submit` would (for tests of `appendOnce`).
+    func stamped(_ inputs: [SignalingRouterInput]) -> [(input: SignalingRouterInput, at: Instant, origin: Int64)] {
+        let at = now()
+        return state.withLock { state in
+            inputs.map { input in
+                defer { state.nextOrigin += 1 }
+                return (input, at, state.nextOrigin)
             }
         }
     }
 
     /// One transaction: take the next `batch.count` sequence numbers from the head (its row lock
     /// orders appends), insert the rows, NOTIFY at commit.
-    private func append(_ batch: [(SignalingRouterInput, Instant)]) async throws {
+    private func append(_ batch: [(input: SignalingRouterInput, at: Instant, origin: Int64)]) async throws {
         let encoder = JSONEncoder()
-        let inputs = try batch.map { String(decoding: try encoder.encode($0.0), as: UTF8.self) }
-        let times = batch.map { $0.1.nanoseconds }
+        let inputs = try batch.map { String(decoding: try encoder.encode($0.input), as: UTF8.self) }
+        let times = batch.map { $0.at.nanoseconds }
+        let origins = batch.map(\.origin)
         let count = Int64(batch.count)
         let node = Int32(self.node)
         let top: Int64 = try await client.withTransaction(logger: logger) { connection in
@@ -272,14 +305,21 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
             ).decode(Int64.self) { top = value }
             let base = top - count
             try await connection.query("""
-                INSERT INTO tern_signal_log (seq, node, at, input)
-                SELECT \(base) + t.ord, \(node), t.at, t.input
-                FROM unnest(\(times)::bigint[], \(inputs)::text[]) WITH ORDINALITY AS t(at, input, ord)
+                INSERT INTO tern_signal_log (seq, node, at, input, origin)
+                SELECT \(base) + t.ord, \(node), t.at, t.input, t.origin
+                FROM unnest(\(times)::bigint[], \(inputs)::text[], \(origins)::bigint[])
+                    WITH ORDINALITY AS t(at, input, origin, ord)
                 """, logger: logger)
             try await connection.query("SELECT pg_notify('tern_signal_log', \(String(top)))", logger: logger)
             return top
         }
         state.withLock { $0.known = max($0.known, top) }
+    }
+
+    /// PostgreSQL's unique_violation (23505), bare or inside a transaction's error.
+    private static func isUniqueViolation(_ error: any Error) -> Bool {
+        let inner = (error as? PostgresTransactionError)?.closureError ?? error
+        return (inner as? PSQLError)?.serverInfo?[.sqlState] == "23505"
     }
 
     // MARK: Reader

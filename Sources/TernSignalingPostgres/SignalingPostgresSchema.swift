@@ -44,5 +44,11 @@ enum SignalingPostgresSchema {
             )
             """,
         ],
+        // 2: each input's origin (its node's own number for it), unique per node, so a batch whose
+        // commit succeeded but whose reply was lost is not appended twice when retried.
+        [
+            "ALTER TABLE tern_signal_log ADD COLUMN origin bigint",
+            "CREATE UNIQUE INDEX tern_signal_log_origin ON tern_signal_log (node, origin)",
+        ],
     ]
 }

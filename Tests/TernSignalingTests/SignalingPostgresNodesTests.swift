@@ -4,7 +4,7 @@ import Testing
 import TernCore
 import TernSignaling
 import TernSignalingClient
-import TernSignalingPostgres
+@testable import TernSignalingPostgres
 import TernSignalingServer
 
 /// Three `SignalingServer` nodes on one real PostgreSQL (a throwaway cluster): clients spread over
@@ -141,6 +141,22 @@ struct SignalingPostgresNodesTests {
         } catch {
             return false
         }
+    }
+
+    @Test("a batch retried after its commit went through (the reply lost) is not appended twice")
+    func retriedBatchIsNotDuplicated() async throws {
+        let cluster = try PostgresCluster.start()
+        defer { cluster.stop() }
+        let log = try await SignalingPostgresLog.connect(url: cluster.url, logger: Logger(label: "test"))
+        let batch = log.stamped([.open(SignalingConnectionID(node: log.node, local: 1)),
+                                 .frame(SignalingConnectionID(node: log.node, local: 1), text: #"{"type":"register","user":"a","token":""}"#)])
+        #expect(try await log.appendOnce(batch))
+        #expect(try await log.appendOnce(batch) == false)
+        #expect(try cluster.scalar("SELECT count(*) FROM tern_signal_log") == "2")
+        #expect(try cluster.scalar("SELECT seq FROM tern_signal_log_head") == "2", "the refused retry took no numbers")
+        #expect(try await log.appendOnce(log.stamped([.tick])))
+        #expect(try cluster.scalar("SELECT string_agg(seq::text, ',' ORDER BY seq) FROM tern_signal_log") == "1,2,3")
+        await log.leave()
     }
 
     @Test("first accept wins across nodes: a household's two devices on two nodes accept at once; the door gets one accept, the other device answeredElsewhere")
