@@ -10,7 +10,7 @@ import TernSignalingServer
 /// Three `SignalingServer` nodes on one real PostgreSQL (a throwaway cluster): clients spread over
 /// the nodes call each other across nodes, and the races the shared log must decide are decided
 /// once. (A node killed mid-call: Interop/signaling/node-failover, with real processes.)
-@Suite("Signaling: three nodes on one PostgreSQL", .serialized, .enabled(if: PostgresCluster.available))
+@Suite("Signaling: three nodes on one PostgreSQL", .serialized, .enabled(if: PostgresCluster.enabled))
 struct SignalingPostgresNodesTests {
     /// A client's messages, kept so a test can wait for the one it expects.
     actor Inbox {
