@@ -103,38 +103,36 @@ public final class SignalingSwitchboard: Sendable {
         return (id, stream)
     }
 
-    /// One text frame received on `connection`; `false` if the connection is closed.
+    /// One text frame received on `connection`; `false` if the connection is closed. Refusals
+    /// reach `onRefused`, the handling time `onFrameHandled` (with a sequencer, once the frame came
+    /// back from the shared log).
     @discardableResult
     public func receive(_ text: String, from connection: SignalingConnectionID) -> Bool {
-        receiveReportingRefusals(text, from: connection) != nil
-    }
-
-    /// One text frame received on `connection`: the errors the router answered it with (empty
-    /// when it was accepted), or nil if the connection is closed. For a driver that logs refusals.
-    public func receiveReportingRefusals(_ text: String, from connection: SignalingConnectionID) -> [SignalingError]? {
         let received = ContinuousClock.now
         if let sequencer {
             let open = state.withLock { state in
                 guard state.outlets[connection] != nil else { return false }
-                state.framesInFlight[connection, default: []].append(received)
+                // Timing only; past the bound (a client far ahead of the log) frames go untimed.
+                if state.framesInFlight[connection, default: []].count < Self.maxTimedFramesInFlight {
+                    state.framesInFlight[connection, default: []].append(received)
+                }
                 return true
             }
-            guard open else { return nil }
-            sequencer.submit(.frame(connection, text: text))
-            return []  // refusals come back with the log (`onRefused`)
+            if open { sequencer.submit(.frame(connection, text: text)) }
+            return open
         }
         let now = clock.now()
-        let refusals: [SignalingError]? = state.withLock { state in
-            guard state.outlets[connection] != nil else { return nil }
-            let actions = state.router.handle(connection: connection, text: text, now: now)
-            deliver(actions, in: &state, now: now)
-            return actions.compactMap { action in
-                if case let .send(to, .error(error)) = action, to == connection { error } else { nil }
-            }
+        let open = state.withLock { state in
+            guard state.outlets[connection] != nil else { return false }
+            deliver(state.router.handle(connection: connection, text: text, now: now), in: &state, now: now)
+            return true
         }
-        if refusals != nil { onFrameHandled?(ContinuousClock.now - received) }
-        return refusals
+        if open { onFrameHandled?(ContinuousClock.now - received) }
+        return open
     }
+
+    /// Receipt times kept per connection for `onFrameHandled` in sequenced mode.
+    static let maxTimedFramesInFlight = 256
 
     /// Sequenced mode: inputs of every node in the shared order, each at its time; this node
     /// writes what is for its own connections. Returns a copy of the router after the last one

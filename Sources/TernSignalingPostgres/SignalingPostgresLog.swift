@@ -142,14 +142,13 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
     }
 
     public func submit(_ input: SignalingRouterInput) {
-        let at = now()
+        let stamped = self.stamped([input])
         let accepted = state.withLock { state in
             guard state.outbox.count < settings.maxPending else {
                 state.dropped += 1
                 return false
             }
-            state.outbox.append((input, at, state.nextOrigin))
-            state.nextOrigin += 1
+            state.outbox += stamped
             return true
         }
         if accepted {
@@ -278,7 +277,7 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
         }
     }
 
-    /// Stamps `inputs` as `submit` would (for tests of `appendOnce`).
+    /// `inputs` with the time and their origins (as `submit` does; tests of `appendOnce` too).
     func stamped(_ inputs: [SignalingRouterInput]) -> [(input: SignalingRouterInput, at: Instant, origin: Int64)] {
         let at = now()
         return state.withLock { state in
