@@ -79,7 +79,7 @@ public struct CallSession: Sendable, CustomStringConvertible {
     public var isAnswered: Bool { state == .connecting || state == .inProgress }
 
     /// The user on the other side.
-    public var remoteUser: String { role == .caller ? invite.to : invite.from ?? "" }
+    public var remoteUser: String { role == .caller ? invite.callee : invite.from ?? "" }
 
     /// The earliest deadline of this call, if any.
     public var nextTimeout: Instant? {

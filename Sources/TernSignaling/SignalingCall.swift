@@ -1,20 +1,25 @@
 import TernCore
 
-/// The router's record of one call, from invite to its end.
+/// The router's record of one one-to-one or first-answer call, from invite to its end.
 struct SignalingCall: Codable, Sendable {
     let id: String
     /// The caller's connection (a `resume` moves it to the caller's new connection).
     var caller: SignalingConnectionID
     let callerUser: String
-    let calleeUser: String
-    /// Every device the invite was delivered to, ascending.
-    let devices: [SignalingConnectionID]
+    /// The invitees: one, or several for a first-answer call (every device of each rings).
+    let calleeUsers: [String]
+    /// Every device the invite was delivered to (more join when they register while push is on).
+    var devices: [SignalingConnectionID]
     /// Devices that rejected (or went away) while ringing, with their reason.
     var rejections: [SignalingConnectionID: RejectReason] = [:]
     /// Whether the caller has been told `ringing` already (only the first is forwarded).
     var ringingForwarded = false
     /// The device that accepted (a `resume` moves it to the answerer's new connection); `nil` while ringing.
     var answeredBy: SignalingConnectionID?
+    /// The user of `answeredBy`.
+    var answererUser: String?
+    /// The invite as delivered, for devices that register while it rings (push on).
+    var invitation: SignalingMessage?
     /// When an unanswered call times out.
     let deadline: Instant
     let rejectPolicy: RejectPolicy

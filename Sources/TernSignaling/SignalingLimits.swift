@@ -33,6 +33,12 @@ public struct SignalingLimits: Codable, Sendable, Hashable {
     /// Call ids one `resume` may name.
     public var maxResumeCallIds = 16
 
+    /// Members a group call may list, the caller and every invitee included (a user invited
+    /// again counts once).
+    public var maxGroupMembers = 16
+    /// Ended calls remembered for `callStatus` (the oldest is forgotten first).
+    public var maxRememberedCalls = 1_024
+
     /// The protocol v1 defaults.
     public init() {}
 }

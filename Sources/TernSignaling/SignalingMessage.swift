@@ -32,10 +32,31 @@ public enum SignalingMessage: Hashable, Sendable {
     /// Server → the callee's other ringing devices: one device rejected and the invite's
     /// `rejectPolicy` is `any`, so the call is over everywhere.
     case rejectedElsewhere(callId: String)
-    /// Party → server → other party of an answered call.
-    case description(callId: String, description: SignalingSessionDescription)
-    /// Party → server → other party of an answered call; `nil` is end of candidates.
-    case candidate(callId: String, candidate: SignalingICECandidate?)
+    /// Party → server → other party of an answered call. In a group call the sender names the
+    /// member it is for (`to`) and the server delivers it with the sender's user (`from`).
+    case description(callId: String, description: SignalingSessionDescription, from: String? = nil, to: String? = nil)
+    /// Party → server → other party of an answered call; `nil` is end of candidates. Addressed
+    /// as `description` in a group call.
+    case candidate(callId: String, candidate: SignalingICECandidate?, from: String? = nil, to: String? = nil)
+
+    // Group calls (an `invite` with `mode` `group`).
+    /// Server → every accepted member: where each member stands, whenever one changes.
+    case members(callId: String, members: [CallMember])
+    /// Member → server: invite more users into a running group call.
+    case inviteMore(callId: String, to: [String], timeoutMs: Int?)
+    /// Member → server: cancel the invitation of `to` (still ringing) without ending the call.
+    /// The wire type is `cancel`, with `to`.
+    case cancelInvitees(callId: String, to: [String])
+    /// Member → server: leave the group call; it goes on for the others.
+    case quit(callId: String)
+    /// Server → every accepted member: the group call is over (the caller ended it, or nobody
+    /// else remained).
+    case ended(callId: String, reason: GroupEndReason)
+
+    // Invitations delivered by push.
+    /// Client → server (`state` absent): does this call still ring for me? Server → client: the
+    /// answer (`state` set). A device woken by a push asks before it rings.
+    case callStatus(callId: String, state: CallStatusState?)
 
     // Resuming calls after a dropped connection.
     /// Client → server, after `registered` on a new connection: take over the calls this user's
@@ -80,6 +101,12 @@ public enum SignalingMessage: Hashable, Sendable {
         case .rejectedElsewhere: "rejectedElsewhere"
         case .description: "description"
         case .candidate: "candidate"
+        case .members: "members"
+        case .inviteMore: "inviteMore"
+        case .cancelInvitees: "cancel"
+        case .quit: "quit"
+        case .ended: "ended"
+        case .callStatus: "callStatus"
         case .resume: "resume"
         case .resumed: "resumed"
         case .enqueue: "enqueue"
@@ -98,8 +125,9 @@ public enum SignalingMessage: Hashable, Sendable {
         switch self {
         case .invite(let invite): invite.callId
         case .ringing(let id), .accept(let id), .reject(let id, _), .cancel(let id), .hangup(let id),
-             .timeout(let id), .answeredElsewhere(let id), .rejectedElsewhere(let id), .description(let id, _),
-             .candidate(let id, _):
+             .timeout(let id), .answeredElsewhere(let id), .rejectedElsewhere(let id), .description(let id, _, _, _),
+             .candidate(let id, _, _, _), .members(let id, _), .inviteMore(let id, _, _), .cancelInvitees(let id, _),
+             .quit(let id), .ended(let id, _), .callStatus(let id, _):
             id
         case .error(let error): error.callId
         default: nil
@@ -110,20 +138,23 @@ public enum SignalingMessage: Hashable, Sendable {
     public static let clientTypes: Set<String> = [
         "register", "invite", "ringing", "accept", "reject", "cancel", "hangup",
         "description", "candidate", "resume", "enqueue", "dequeue", "pick",
+        "inviteMore", "quit", "callStatus",
     ]
 
     /// Every type of protocol v1.
     public static let allTypes: Set<String> = clientTypes.union([
-        "registered", "resumed", "timeout", "answeredElsewhere", "rejectedElsewhere", "dequeued", "queuePosition", "picked", "assigned", "error",
+        "registered", "resumed", "members", "ended", "timeout", "answeredElsewhere", "rejectedElsewhere", "dequeued", "queuePosition", "picked", "assigned", "error",
     ])
 }
 
 extension SignalingMessage {
     /// True for the messages of a call's life cycle: invite, ringing, accept, reject, cancel,
-    /// hangup, timeout, answeredElsewhere, rejectedElsewhere.
+    /// hangup, timeout, answeredElsewhere, rejectedElsewhere, and the group call's members,
+    /// inviteMore, cancel with `to`, quit and ended.
     public var isCallLifecycle: Bool {
         switch self {
-        case .invite, .ringing, .accept, .reject, .cancel, .hangup, .timeout, .answeredElsewhere, .rejectedElsewhere: true
+        case .invite, .ringing, .accept, .reject, .cancel, .hangup, .timeout, .answeredElsewhere, .rejectedElsewhere,
+             .members, .inviteMore, .cancelInvitees, .quit, .ended: true
         default: false
         }
     }

@@ -1,46 +1,60 @@
 import TernCore
 
 extension SignalingRouter {
-    /// `invite`: rings every connection of the callee except the caller's own.
+    /// `invite`: rings every connection of the callee (of each invitee, for `firstAnswer`) except
+    /// the caller's own; `group` invites go to `groupInvite`.
     mutating func invite(_ invite: Invite, from connection: SignalingConnectionID, user: String, now: Instant,
                          into out: inout [SignalingRouterAction])
     {
         let id = invite.callId
         guard validIdentifier(id) else { return refuse(connection, identifierError("callId"), into: &out) }
-        guard validIdentifier(invite.to) else { return refuse(connection, identifierError("to", callId: id), into: &out) }
+        guard invite.to.allSatisfy(validIdentifier), invite.mode != .oneToOne || invite.to.count == 1 else {
+            return refuse(connection, identifierError("to", callId: id), into: &out)
+        }
         let timeoutMs = invite.timeoutMs ?? limits.defaultTimeoutMs
         guard (1...limits.maxTimeoutMs).contains(timeoutMs) else {
             return refuse(connection, SignalingError(
                 code: .invalidMessage, message: "timeoutMs must be 1 to \(limits.maxTimeoutMs)", callId: id), into: &out)
         }
-        guard calls[ExactKey(id)] == nil else {
+        guard calls[ExactKey(id)] == nil, groups[ExactKey(id)] == nil else {
             return refuse(connection, SignalingError(
                 code: .callIdInUse, message: "call id is in use; choose a fresh one (a UUID)", callId: id), into: &out)
         }
         let ongoing = calls.values.lazy.filter { $0.caller == connection }.count
+            + groups.values.lazy.filter { $0.members.first?.connection == connection }.count
         guard ongoing < limits.maxCallsPerConnection else {
             return refuse(connection, SignalingError(
                 code: .limitExceeded,
                 message: "\(ongoing) calls already started on this connection (limit \(limits.maxCallsPerConnection))",
                 callId: id), into: &out)
         }
+        if invite.mode == .group {
+            return groupInvite(invite, from: connection, user: user, now: now, timeoutMs: timeoutMs, into: &out)
+        }
+        if invite.mode == .firstAnswer, let error = inviteeError(invite.to, callId: id, caller: user, listed: 1) {
+            return refuse(connection, error, into: &out)
+        }
         accepted(connection)
-        let devices = devicesByUser[ExactKey(invite.to), default: []].filter { $0 != connection }
-        guard !devices.isEmpty else {
+        let devices = Set(invite.to.flatMap { devicesByUser[ExactKey($0), default: []] }).subtracting([connection]).sorted()
+        guard !devices.isEmpty || push != .off else {
             // Nobody to ring: the caller gets a reject, like a callee would send.
             stats.invitesUnavailable += 1
             return send(.reject(callId: id, reason: .unavailable), to: connection, into: &out)
         }
         stats.invites += 1
         let policy = invite.rejectPolicy ?? .all
-        calls[ExactKey(id)] = SignalingCall(
-            id: id, caller: connection, callerUser: user, calleeUser: invite.to, devices: devices,
-            deadline: now + .milliseconds(timeoutMs), rejectPolicy: policy)
         var delivered = invite
         delivered.from = user
         delivered.timeoutMs = timeoutMs
         delivered.rejectPolicy = policy
+        calls[ExactKey(id)] = SignalingCall(
+            id: id, caller: connection, callerUser: user, calleeUsers: invite.to, devices: devices,
+            invitation: push == .off ? nil : .invite(delivered), deadline: now + .milliseconds(timeoutMs),
+            rejectPolicy: policy)
         for device in devices { send(.invite(delivered), to: device, into: &out) }
+        for callee in invite.to where push == .always || push == .whenOffline && devicesByUser[ExactKey(callee), default: []].allSatisfy({ $0 == connection }) {
+            requestPush(delivered, to: callee, via: connection, ringMs: timeoutMs, into: &out)
+        }
     }
 
     /// Looks up a call the sender takes part in; refuses with `notInCall` otherwise
@@ -84,6 +98,7 @@ extension SignalingRouter {
         accepted(connection)
         let others = call.ringingDevices.filter { $0 != connection }
         calls[ExactKey(id)]?.answeredBy = connection
+        calls[ExactKey(id)]?.answererUser = connections[connection]?.user
         stats.accepts += 1
         send(.accept(callId: id), to: call.caller, into: &out)
         for device in others { send(.answeredElsewhere(callId: id), to: device, into: &out) }
@@ -114,7 +129,7 @@ extension SignalingRouter {
             let finalReason = call.rejectPolicy == .any ? reason : call.combinedRejectReason
             send(.reject(callId: id, reason: finalReason), to: call.caller, into: &out)
             for device in remaining { send(.rejectedElsewhere(callId: id), to: device, into: &out) }
-            calls[ExactKey(id)] = nil
+            retire(call, as: .rejected)
         } else {
             calls[ExactKey(id)] = call
         }
@@ -148,10 +163,11 @@ extension SignalingRouter {
     mutating func end(_ call: SignalingCall, by connection: SignalingConnectionID, into out: inout [SignalingRouterAction]) {
         if let peer = call.peer(of: connection) {
             send(.hangup(callId: call.id), to: peer, into: &out)
+            retire(call, as: .ended)
         } else {
             for device in call.ringingDevices { send(.cancel(callId: call.id), to: device, into: &out) }
+            retire(call, as: .cancelled)
         }
-        calls[ExactKey(call.id)] = nil
     }
 
     /// `description` and `candidate`: relayed to the other party of an answered call.
@@ -177,5 +193,6 @@ extension SignalingRouter {
             case .outsider: break
             }
         }
+        _ = groupsLost(connection, holding: false, into: &out)
     }
 }

@@ -60,5 +60,6 @@ extension SignalingRouter {
         devicesByUser[key] = (devices + [connection]).sorted()
         accepted(connection)
         send(.registered(user: user), to: connection, into: &out)
+        ringPending(connection, user: user, into: &out)
     }
 }

@@ -27,6 +27,7 @@ extension SignalingRouter {
             case .outsider: break
             }
         }
+        held += groupsLost(connection, holding: true, into: &out)
         guard !held.isEmpty else { return }
         away[connection] = AwayConnection(user: user, deadline: now + .milliseconds(limits.resumeWindowMs), callIds: held)
     }
@@ -59,6 +60,13 @@ extension SignalingRouter {
                                        into out: inout [SignalingRouterAction])
     {
         for id in party.callIds {
+            if let group = groups[ExactKey(id)], case .member(let index) = group.role(of: connection) {
+                stats.heldCallsExpired += 1
+                var left = group
+                left.members[index].state = .quit
+                settle(left, into: &out)
+                continue
+            }
             guard let call = calls[ExactKey(id)], call.role(of: connection) != .outsider else { continue }
             stats.heldCallsExpired += 1
             end(call, by: connection, into: &out)
@@ -82,6 +90,17 @@ extension SignalingRouter {
         var resumed: [ResumedCall] = []
         var replay: [SignalingMessage] = []
         for id in ids where !resumed.contains(where: { $0.callId == id }) {
+            if groups[ExactKey(id)] != nil {
+                if resumeGroup(id, on: connection, user: user, replay: &replay, into: &out) {
+                    stats.callsResumed += 1
+                    resumed.append(ResumedCall(callId: id, state: .answered))
+                } else {
+                    stats.resumesGone += 1
+                    send(.error(SignalingError(code: .callGone, message: "the call has ended", callId: id)),
+                         to: connection, into: &out)
+                }
+                continue
+            }
             guard var call = calls[ExactKey(id)], let old = formerConnection(in: call, of: user, instead: connection) else {
                 stats.resumesGone += 1
                 send(.error(SignalingError(code: .callGone, message: "the call has ended", callId: id)),
@@ -115,7 +134,28 @@ extension SignalingRouter {
     {
         var parties: [SignalingConnectionID] = []
         if call.callerUser.isExactly(user) { parties.append(call.caller) }
-        if call.calleeUser.isExactly(user), let answerer = call.answeredBy { parties.append(answerer) }
+        if call.answererUser?.isExactly(user) == true, let answerer = call.answeredBy { parties.append(answerer) }
         return parties.first { away[$0] != nil } ?? parties.first { $0 != connection } ?? parties.first
+    }
+
+    /// Takes over `user`'s place in group call `id` for `connection`; false if the user is not in it.
+    private mutating func resumeGroup(_ id: String, on connection: SignalingConnectionID, user: String,
+                                      replay: inout [SignalingMessage], into out: inout [SignalingRouterAction]) -> Bool
+    {
+        guard var group = groups[ExactKey(id)], let index = group.index(of: user), group.members[index].state == .accepted,
+              let old = group.members[index].connection
+        else { return false }
+        guard old != connection else { return true }
+        group.members[index].connection = connection
+        groups[ExactKey(id)] = group
+        if var party = away[old] {
+            party.callIds.removeAll { $0 == id }
+            replay += party.held.filter { $0.callId == id }
+            party.held.removeAll { $0.callId == id }
+            away[old] = party.callIds.isEmpty ? nil : party
+        } else {
+            send(.answeredElsewhere(callId: id), to: old, into: &out)
+        }
+        return true
     }
 }

@@ -29,11 +29,17 @@ public struct SignalingRouter: Codable, Sendable {
     public let verifiesTokens: Bool
     /// The limits enforced.
     public let limits: SignalingLimits
+    /// When invitations are pushed (`SignalingRouterAction.push`).
+    public let push: SignalingPushPolicy
 
     var connections: [SignalingConnectionID: Connection] = [:]
     /// Registered connections of each user, ascending.
     var devicesByUser: [ExactKey: [SignalingConnectionID]] = [:]
     var calls: [ExactKey: SignalingCall] = [:]
+    var groups: [ExactKey: SignalingGroupCall] = [:]
+    /// Ended calls remembered for `callStatus`, oldest first in `endedOrder`.
+    var endedCalls: [ExactKey: EndedCall] = [:]
+    var endedOrder: [ExactKey] = []
     var queues: [ExactKey: [SignalingQueueEntry]] = [:]
     /// Connections that dropped while a party to calls, held for a `resume` (SignalingRouter+Resume).
     var away: [SignalingConnectionID: AwayConnection] = [:]
@@ -44,9 +50,11 @@ public struct SignalingRouter: Codable, Sendable {
     public internal(set) var stats = SignalingRouterStats()
 
     /// Creates a router; `verifiesTokens: false` accepts any token (development only).
-    public init(verifiesTokens: Bool = false, limits: SignalingLimits = SignalingLimits()) {
+    public init(verifiesTokens: Bool = false, limits: SignalingLimits = SignalingLimits(),
+                push: SignalingPushPolicy = .off) {
         self.verifiesTokens = verifiesTokens
         self.limits = limits
+        self.push = push
     }
 
     /// Whether `register` accepts any token.
@@ -55,8 +63,8 @@ public struct SignalingRouter: Codable, Sendable {
     /// Connections known to the router.
     public var connectionCount: Int { connections.count }
 
-    /// Calls ringing or answered.
-    public var callCount: Int { calls.count }
+    /// Calls ringing or answered, group calls included.
+    public var callCount: Int { calls.count + groups.count }
 
     /// What the router holds right now.
     public var gauges: SignalingRouterGauges {
@@ -64,7 +72,10 @@ public struct SignalingRouter: Codable, Sendable {
         gauges.connections = connections.count
         gauges.registered = connections.values.lazy.filter { $0.user != nil }.count
         gauges.callsAnswered = calls.values.lazy.filter { $0.answeredBy != nil }.count
-        gauges.callsRinging = calls.count - gauges.callsAnswered
+        let groupsAnswered = groups.values.lazy.filter { $0.acceptedCount > 1 }.count
+        gauges.callsRinging = calls.count - gauges.callsAnswered + groups.count - groupsAnswered
+        gauges.callsAnswered += groupsAnswered
+        gauges.groupCalls = groups.count
         gauges.connectionsAway = away.count
         gauges.messagesHeld = away.values.reduce(0) { $0 + $1.held.count }
         gauges.queueRequests = queues.values.reduce(0) { $0 + $1.count }
@@ -82,7 +93,8 @@ public struct SignalingRouter: Codable, Sendable {
         let ring = calls.values.lazy.filter { $0.answeredBy == nil }.map(\.deadline).min()
         let register = connections.values.lazy.compactMap { $0.closing ? nil : $0.registerDeadline }.min()
         let resume = away.values.lazy.map(\.deadline).min()
-        return [ring, register, resume].compactMap { $0 }.min()
+        let invitation = groups.values.lazy.compactMap(\.nextDeadline).min()
+        return [ring, register, resume, invitation].compactMap { $0 }.min()
     }
 
     /// A new connection, opened at `now` (messages from unknown connections also open them
@@ -174,8 +186,9 @@ public struct SignalingRouter: Codable, Sendable {
         for call in expired {
             send(.timeout(callId: call.id), to: call.caller, into: &out)
             for device in call.ringingDevices { send(.timeout(callId: call.id), to: device, into: &out) }
-            calls[ExactKey(call.id)] = nil
+            retire(call, as: .timeout)
         }
+        expireGroupInvitations(now: now, into: &out)
         return out
     }
 
@@ -197,6 +210,10 @@ public struct SignalingRouter: Codable, Sendable {
             return refuse(connection, SignalingError(
                 code: .notRegistered, message: "\(wait) \(message.type)", callId: message.callId), into: &out)
         }
+        if case .callStatus(let id, _) = message { return callStatus(id, from: connection, user: user, into: &out) }
+        if let id = message.callId, groups[ExactKey(id)] != nil, message.type != "invite" {
+            return dispatchGroup(message, id: id, from: connection, user: user, now: now, into: &out)
+        }
         switch message {
         case .invite(let invite): self.invite(invite, from: connection, user: user, now: now, into: &out)
         case .ringing(let id): ringing(id, from: connection, into: &out)
@@ -204,7 +221,15 @@ public struct SignalingRouter: Codable, Sendable {
         case .reject(let id, let reason): reject(id, reason: reason, from: connection, into: &out)
         case .cancel(let id): cancel(id, from: connection, into: &out)
         case .hangup(let id): hangup(id, from: connection, into: &out)
-        case .description(let id, _), .candidate(let id, _): relay(message, callId: id, from: connection, into: &out)
+        case .description(let id, _, _, _), .candidate(let id, _, _, _): relay(message, callId: id, from: connection, into: &out)
+        case .inviteMore(let id, _, _), .cancelInvitees(let id, _), .quit(let id):
+            // Not a group call (those went to dispatchGroup above).
+            if calls[ExactKey(id)] == nil {
+                refuse(connection, SignalingError(code: .notInCall, message:
+                    "cannot \(message.type): no such call, or this connection is not a party to it", callId: id), into: &out)
+            } else {
+                refuse(connection, stateError(id, "\(message.type) is for group calls; a one-to-one call ends with hangup"), into: &out)
+            }
         case .resume(let ids): resume(ids, from: connection, user: user, into: &out)
         case .enqueue(let queue, let requestId, let data):
             enqueue(queue: queue, requestId: requestId, attachedData: data, from: connection, user: user, into: &out)

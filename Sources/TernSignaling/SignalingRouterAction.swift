@@ -7,4 +7,8 @@ public enum SignalingRouterAction: Hashable, Sendable {
     /// Check `token` for `user` (`SignalingTokenVerifier`) and hand the answer back with
     /// `SignalingRouter.tokenVerified`; until then the connection is not registered.
     case verifyToken(SignalingConnectionID, user: String, token: String)
+    /// Push `invite` to `user`'s devices through the application's webhook (`PushInvitation`),
+    /// retrying until `ringMs` from now. Performed by the node that holds the inviting
+    /// connection (`SignalingPushPolicy`).
+    case push(SignalingConnectionID, invite: Invite, user: String, ringMs: Int)
 }

@@ -12,6 +12,12 @@ public struct SignalingRouterStats: Codable, Sendable, Hashable {
     public var resumesGone = 0
     /// Held calls that ended because nobody resumed them in time (or too much was held).
     public var heldCallsExpired = 0
+    /// Group calls started (`invite` with `mode` `group`).
+    public var groupInvites = 0
+    /// Invitations the router asked its driver to push.
+    public var pushesRequested = 0
+    /// Pending invitations delivered to a device that registered while they rang (push on).
+    public var pendingInvitesDelivered = 0
 
     public init() {}
 }
@@ -32,6 +38,8 @@ public struct SignalingRouterGauges: Sendable, Hashable {
     public var messagesHeld = 0
     /// Queue requests waiting, over all queues.
     public var queueRequests = 0
+    /// Group calls going on (ringing or answered; also counted in `callsRinging`/`callsAnswered`).
+    public var groupCalls = 0
 
     public init() {}
 }

@@ -53,6 +53,8 @@ public final class SignalingSwitchboard: Sendable {
     public let maximumConnections: Int
     /// Checks `register` tokens; nil is open development mode (any token registers).
     let tokenVerifier: (any SignalingTokenVerifier)?
+    /// Pushes invitations to invitees with no live connection; nil: push off.
+    let pushSender: (any SignalingPushSender)?
     /// Orders the inputs of several nodes; nil for a single node (inputs applied at once).
     let sequencer: (any SignalingSequencer)?
     /// Told of every message refused on this node's connections (the server logs them).
@@ -67,10 +69,13 @@ public final class SignalingSwitchboard: Sendable {
     public init(limits: SignalingLimits = SignalingLimits(), tokenVerifier: (any SignalingTokenVerifier)? = nil,
                 clock: any MonotonicClock = SystemClock(), outboundBudget: Int = 4 * 1024 * 1024,
                 maximumConnections: Int = 10_000, sequencer: (any SignalingSequencer)? = nil,
+                pushSender: (any SignalingPushSender)? = nil,
                 onRefused: (@Sendable (SignalingConnectionID, SignalingError) -> Void)? = nil,
                 onFrameHandled: (@Sendable (Duration) -> Void)? = nil) {
-        state = Mutex(State(router: SignalingRouter(verifiesTokens: tokenVerifier != nil, limits: limits)))
+        state = Mutex(State(router: SignalingRouter(verifiesTokens: tokenVerifier != nil, limits: limits,
+                                                    push: pushSender?.policy ?? .off)))
         self.tokenVerifier = tokenVerifier
+        self.pushSender = pushSender
         self.sequencer = sequencer
         self.onRefused = onRefused
         self.onFrameHandled = onFrameHandled
@@ -326,6 +331,10 @@ public final class SignalingSwitchboard: Sendable {
                         ?? .failure(SignalingError(code: .badToken, message: "this server checks no tokens"))
                     tokenVerified(connection, user: user, result: result)
                 }
+            case .push(let connection, let invite, let user, let ringMs):
+                // The node that holds the inviting connection pushes (every node's router asks).
+                guard state.outlets[connection] != nil else { continue }
+                pushSender?.push(invite, to: user, ringMs: ringMs)
             case .close(let connection, let reason):
                 state.queuedBytes[connection] = nil
                 if let outlet = state.outlets.removeValue(forKey: connection) {

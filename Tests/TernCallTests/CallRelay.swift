@@ -161,7 +161,7 @@ final class CallRelay {
         switch signal {
         case .invite(var invite):
             invite.from = userOf[device] ?? ""
-            let targets = userOf.filter { $0.value == invite.to && $0.key != device }.map(\.key).sorted()
+            let targets = userOf.filter { $0.value == invite.callee && $0.key != device }.map(\.key).sorted()
             guard !targets.isEmpty else { return deliver(.reject(callId: callId, reason: .unavailable), to: device) }
             calls[callId] = ServerCall(caller: device, ringing: targets,
                                        deadline: now + .milliseconds(invite.ringTimeoutMs))

@@ -9,8 +9,8 @@ struct RouterHarness {
     private let clock = VirtualClock()
     var now: Instant { clock.now }
 
-    init(verifiesTokens: Bool = false, limits: SignalingLimits = SignalingLimits()) {
-        router = SignalingRouter(verifiesTokens: verifiesTokens, limits: limits)
+    init(verifiesTokens: Bool = false, limits: SignalingLimits = SignalingLimits(), push: SignalingPushPolicy = .off) {
+        router = SignalingRouter(verifiesTokens: verifiesTokens, limits: limits, push: push)
     }
 
     mutating func json(_ connection: UInt64, _ text: String) -> [SignalingRouterAction] {
@@ -67,6 +67,30 @@ func send(_ n: UInt64, _ message: SignalingMessage) -> SignalingRouterAction { .
 func errorCodes(_ actions: [SignalingRouterAction], to connection: UInt64) -> [SignalingErrorCode] {
     actions.compactMap { action in
         if case .send(let to, .error(let error)) = action, to == c(connection) { return error.code }
+        return nil
+    }
+}
+
+/// The messages sent to `connection` in `actions`, in order.
+func messages(_ actions: [SignalingRouterAction], to connection: UInt64) -> [SignalingMessage] {
+    actions.compactMap { action in
+        if case .send(let to, let message) = action, to == c(connection) { return message }
+        return nil
+    }
+}
+
+/// The last `members` list sent to `connection` in `actions`, as "user state" strings.
+func lastMembers(_ actions: [SignalingRouterAction], to connection: UInt64) -> [String]? {
+    messages(actions, to: connection).reversed().lazy.compactMap { message -> [String]? in
+        if case .members(_, let members) = message { return members.map(\.description) }
+        return nil
+    }.first
+}
+
+/// The pushes asked for in `actions`: (via connection, user, ring ms).
+func pushes(_ actions: [SignalingRouterAction]) -> [(UInt64, String, Int)] {
+    actions.compactMap { action in
+        if case .push(let via, _, let user, let ringMs) = action { return (via.rawValue, user, ringMs) }
         return nil
     }
 }

@@ -23,7 +23,32 @@ struct SignalingMessageCodingTests {
         .picked(queue: "support", requestId: "r1", customer: "dave", attachedData: []),
         .assigned(queue: "support", requestId: "r1", agent: "carol"),
         .error(SignalingError(code: .notInCall, message: "no", callId: "c1")),
+        .invite(Invite(callId: "g1", from: "alice", to: ["alice", "bob", "carol"], mode: .group, media: .audioVideo,
+                       timeoutMs: 20000, invitePolicy: .callerOnly)),
+        .invite(Invite(callId: "d1", to: ["mum", "dad"], mode: .firstAnswer)),
+        .members(callId: "g1", members: [CallMember(user: "alice", state: .accepted),
+                                         CallMember(user: "bob", state: .rejected, reason: .busy, invitedBy: "alice")]),
+        .inviteMore(callId: "g1", to: ["dave"], timeoutMs: nil),
+        .cancelInvitees(callId: "g1", to: ["dave"]),
+        .quit(callId: "g1"),
+        .ended(callId: "g1", reason: .allLeft),
+        .description(callId: "g1", description: SignalingSessionDescription(type: .answer, sdp: "v=0\r\n"), from: "bob", to: "carol"),
+        .candidate(callId: "g1", candidate: nil, to: "carol"),
+        .callStatus(callId: "c1", state: nil),
+        .callStatus(callId: "c1", state: .answered),
     ]
+
+    @Test("group wire shapes: to is a list with mode, cancel with to is cancelInvitees, a one-to-one invite keeps to as a string")
+    func groupShapes() throws {
+        #expect(try SignalingCodec.decode(#"{"type":"invite","callId":"g1","to":["bob","carol"]}"#)
+            == .invite(Invite(callId: "g1", to: ["bob", "carol"], mode: .group, media: MediaOptions())))
+        #expect(try SignalingCodec.decode(#"{"type":"cancel","callId":"g1","to":["bob"]}"#)
+            == .cancelInvitees(callId: "g1", to: ["bob"]))
+        #expect(try SignalingCodec.decode(#"{"type":"cancel","callId":"g1"}"#) == .cancel(callId: "g1"))
+        #expect(SignalingCodec.encode(.invite(Invite(callId: "c1", to: "bob", media: MediaOptions())))
+            == #"{"attachedData":[],"callId":"c1","media":{"audio":false,"data":false,"video":false},"to":"bob","type":"invite"}"#)
+        #expect(SignalingCodec.encode(.callStatus(callId: "c1", state: nil)) == #"{"callId":"c1","type":"callStatus"}"#)
+    }
 
     @Test("every message type survives encode then decode", arguments: all)
     func roundTrip(message: SignalingMessage) throws {

@@ -92,7 +92,7 @@ struct SignalingRouterCallTests {
     func unavailable() {
         var h = Self.pair()
         var invite = Self.invite
-        invite.to = "nobody"
+        invite.to = ["nobody"]
         #expect(h.send(1, .invite(invite)) == [send(1, .reject(callId: "c1", reason: .unavailable))])
         #expect(h.router.callCount == 0)
     }
@@ -111,7 +111,7 @@ struct SignalingRouterCallTests {
         h.register(3, "carol")
         _ = h.send(1, .invite(Self.invite))
         var other = Self.invite
-        other.to = "alice"
+        other.to = ["alice"]
         #expect(errorCodes(h.send(3, .invite(other)), to: 3) == [.callIdInUse])
     }
 

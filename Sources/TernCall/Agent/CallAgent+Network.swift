@@ -25,9 +25,9 @@ extension CallAgent {
         }
         if await receiveQueueMessage(message) { return }
         switch message {
-        case let .description(callId, description):
+        case let .description(callId, description, _, _):
             await apply(description, callId: callId)
-        case let .candidate(callId, candidate):
+        case let .candidate(callId, candidate, _, _):
             guard let peer = calls[callId]?.peer else { return }
             let candidateInit = candidate.map {
                 ICECandidateInit(candidate: $0.candidate, sdpMid: $0.sdpMid, sdpMLineIndex: $0.sdpMLineIndex,
