@@ -50,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         // Signaling across several nodes: the shared input log on PostgreSQL.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        // The push webhook's HTTP client (POSTs signed invitations to the application's backend).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Hummingbird's service runner and the server's graceful shutdown on SIGTERM/SIGINT.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
@@ -98,6 +100,7 @@ let package = Package(
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio"),
                                .product(name: "JWTKit", package: "jwt-kit"),
+                               .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                .product(name: "Metrics", package: "swift-metrics"),
                                .product(name: "Prometheus", package: "swift-prometheus"),
                                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -138,6 +141,7 @@ let package = Package(
         .testTarget(name: "TernSignalingTests",
                     dependencies: ["TernSignaling", "TernSignalingClient", "TernSignalingPostgres", "TernSignalingServer", "TernCore",
                                    "TernTestSupport", log,
+                                   .product(name: "Hummingbird", package: "hummingbird"),
                                    .product(name: "NIOCore", package: "swift-nio"),
                                    .product(name: "NIOPosix", package: "swift-nio"),
                                    .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -57,6 +57,8 @@ public actor SignalingServer {
     /// Several nodes on one PostgreSQL: this node's part of the shared log; nil for one node
     /// with its state in memory.
     public nonisolated let postgres: SignalingPostgresLog?
+    /// Pushes invitations to invitees with no live connection; nil: push off (`unavailable`).
+    public nonisolated let pushWebhook: SignalingPushWebhook?
     private let logger: Logger
     private var group: ServiceGroup?
     private var running: Task<Void, any Error>?
@@ -68,8 +70,9 @@ public actor SignalingServer {
                 limits: SignalingLimits = SignalingLimits(), clock: any MonotonicClock = SystemClock(),
                 tls: SignalingServerTLS? = nil, allowedOrigins: Set<String>? = nil,
                 upgradeTimeout: Duration = .seconds(10), shutdownDeadline: Duration = .seconds(10),
-                postgres: SignalingPostgresLog? = nil)
+                postgres: SignalingPostgresLog? = nil, pushWebhook: SignalingPushWebhook? = nil)
     {
+        self.pushWebhook = pushWebhook
         self.shutdownDeadline = shutdownDeadline
         self.postgres = postgres
         let sequencer: (any SignalingSequencer)? = postgres
@@ -82,7 +85,7 @@ public actor SignalingServer {
         let logger = self.logger
         let metrics = self.metrics
         switchboard = SignalingSwitchboard(
-            limits: limits, tokenVerifier: tokens, clock: clock, sequencer: sequencer,
+            limits: limits, tokenVerifier: tokens, clock: clock, sequencer: sequencer, pushSender: pushWebhook,
             onRefused: { id, error in
                 // Every refused message is logged (and counted by the router: `refusals`).
                 logger.notice("refused a message from connection \(id): \(LogText.escaped(error.code.rawValue)) — \(LogText.escaped(error.message))")
@@ -106,11 +109,11 @@ public actor SignalingServer {
         await postgres?.leave()
     }
 
-    /// Stops accepting connections, closes the open ones (1001, going away) and waits
-    /// for the server to finish.
     /// Messages refused so far, by error code (malformed, bad token, someone else's call, ...).
     public var refusals: [SignalingErrorCode: Int] { switchboard.refusals }
 
+    /// Stops accepting connections, closes the open ones (1001, going away) and waits
+    /// for the server to finish.
     public func shutdown() async {
         switchboard.closeAll(reason: "server shutting down")
         await postgres?.leave()
@@ -119,6 +122,7 @@ public actor SignalingServer {
         running = nil
         group = nil
         await stopTimer()
+        await pushWebhook?.shutdown()
     }
 
     private func stopTimer() async {
@@ -165,7 +169,7 @@ public actor SignalingServer {
         }
         let app = Application(
             router: SignalingServerRoutes.router(switchboard: switchboard, counters: counters, metrics: metrics,
-                                                 postgres: postgres),
+                                                 postgres: postgres, pushWebhook: pushWebhook),
             server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "tern-signal"),
             onServerRunning: { channel in

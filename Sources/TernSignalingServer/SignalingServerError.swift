@@ -6,6 +6,8 @@ public enum SignalingServerError: Error, Hashable, Sendable, CustomStringConvert
     case tls(reason: String)
     /// The token secret is shorter than HS256 allows (RFC 7518 §3.2).
     case secretTooShort(bytes: Int, minimum: Int)
+    /// The push webhook is not an http:// or https:// URL.
+    case badPushWebhook(url: String)
 
     public var description: String {
         switch self {
@@ -14,7 +16,9 @@ public enum SignalingServerError: Error, Hashable, Sendable, CustomStringConvert
         case .tls(let reason):
             "signaling server TLS: \(reason)"
         case .secretTooShort(let bytes, let minimum):
-            "the token secret has \(bytes) bytes; HS256 needs at least \(minimum) (RFC 7518 §3.2): use e.g. `openssl rand -hex 32`"
+            "the secret has \(bytes) bytes; HMAC-SHA256 keys need at least \(minimum) (RFC 7518 §3.2): use e.g. `openssl rand -hex 32`"
+        case .badPushWebhook(let url):
+            "the push webhook \"\(url)\" is not an http:// or https:// URL"
         }
     }
 }

@@ -39,7 +39,14 @@ final class SignalingServerMetrics: Sendable {
 
     /// The metrics as of now, in Prometheus text format.
     func scrape(_ snapshot: SignalingSwitchboard.Snapshot, server counters: SignalingServerCounters,
-                log: SignalingPostgresLog.Status?) -> String {
+                log: SignalingPostgresLog.Status?, push: SignalingPushWebhook.Counters?) -> String {
+        if let push {
+            counter("tern_signal_push_attempts_total", push.attempts)
+            counter("tern_signal_pushes_total", push.delivered, [("result", "delivered")])
+            counter("tern_signal_pushes_total", push.expired, [("result", "expired")])
+            counter("tern_signal_pushes_total", push.dropped, [("result", "dropped")])
+            counter("tern_signal_push_failures_total", push.failures)
+        }
         if let log {
             // The shared log (PostgreSQL mode): what waits to be appended (the NOTIFY backlog of
             // this node) and how far this node's router lags the newest position it heard of.
@@ -58,10 +65,14 @@ final class SignalingServerMetrics: Sendable {
         gauge("tern_signal_connections_away", g.connectionsAway)
         gauge("tern_signal_messages_held", g.messagesHeld)
         gauge("tern_signal_queue_requests", g.queueRequests)
+        gauge("tern_signal_group_calls", g.groupCalls)
         let s = snapshot.stats
         counter("tern_signal_invites_total", s.invites, [("result", "ringing")])
         counter("tern_signal_invites_total", s.invitesUnavailable, [("result", "unavailable")])
         counter("tern_signal_accepts_total", s.accepts)
+        counter("tern_signal_group_invites_total", s.groupInvites)
+        counter("tern_signal_pushes_requested_total", s.pushesRequested)
+        counter("tern_signal_pending_invites_delivered_total", s.pendingInvitesDelivered)
         counter("tern_signal_resumes_total", s.callsResumed, [("result", "resumed")])
         counter("tern_signal_resumes_total", s.resumesGone, [("result", "callGone")])
         counter("tern_signal_held_calls_expired_total", s.heldCallsExpired)

@@ -29,7 +29,8 @@ enum SignalingServerRoutes {
     }
 
     static func router(switchboard: SignalingSwitchboard, counters: SignalingServerCounters,
-                       metrics: SignalingServerMetrics, postgres: SignalingPostgresLog?) -> Router<BasicRequestContext> {
+                       metrics: SignalingServerMetrics, postgres: SignalingPostgresLog?,
+                       pushWebhook: SignalingPushWebhook?) -> Router<BasicRequestContext> {
         let router = Router()
         let started = ContinuousClock.now
         router.get("/health") { _, _ -> Response in
@@ -57,7 +58,8 @@ enum SignalingServerRoutes {
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
         router.get("/metrics") { _, _ -> Response in
-            let text = metrics.scrape(switchboard.snapshot(), server: counters, log: postgres?.status)
+            let text = metrics.scrape(switchboard.snapshot(), server: counters, log: postgres?.status,
+                                      push: pushWebhook?.counters)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         }

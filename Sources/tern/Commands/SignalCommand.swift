@@ -53,6 +53,15 @@ struct SignalServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run as one of several nodes sharing their state on this PostgreSQL (or set TERN_SIGNAL_POSTGRES): postgres://user:password@host:port/database[?sslmode=require]. The schema is created and migrated by the server. Without it, one node keeps its state in memory.", valueName: "url"))
     var postgres: String?
 
+    @Option(help: ArgumentHelp("POST invitations for invitees with no live connection to this URL (JSON, signed: X-Tern-Signature: sha256=<hex HMAC-SHA256 of the body>); the invitation then rings until its timeout and a device that registers meanwhile gets it. The application's backend turns the POST into an APNs/FCM push.", valueName: "url"))
+    var pushWebhook: String?
+
+    @Option(help: ArgumentHelp("Sign pushes with the first line of this file (or set TERN_PUSH_SECRET); by default with the token secret.", valueName: "file"))
+    var pushSecretFile: String?
+
+    @Flag(help: "Push every invitation, also to invitees with a live connection (with --push-webhook).")
+    var pushAlways = false
+
     func validate() throws {
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together")
@@ -80,8 +89,18 @@ struct SignalServeCommand: AsyncParsableCommand {
                     : "tern signal: node \(node) of the nodes on PostgreSQL")
             }
         }
+        var webhook: SignalingPushWebhook?
+        if let pushWebhook {
+            guard let pushSecret = try SecretInput.resolve(option: nil, file: pushSecretFile, environment: "TERN_PUSH_SECRET")
+                ?? secret
+            else {
+                throw ValidationError("--push-webhook signs with a secret: give --push-secret-file (or TERN_PUSH_SECRET) or the token secret")
+            }
+            webhook = try SignalingPushWebhook(url: pushWebhook, secret: pushSecret, policy: pushAlways ? .always : .whenOffline)
+        }
         let server = SignalingServer(host: host, port: port, tokens: tokens, tls: tls,
-                                     allowedOrigins: allowedOrigins.isEmpty ? nil : Set(allowedOrigins), postgres: log)
+                                     allowedOrigins: allowedOrigins.isEmpty ? nil : Set(allowedOrigins), postgres: log,
+                                     pushWebhook: webhook)
         let host = self.host
         try await server.run { bound in
             let url = "\(tls == nil ? "ws" : "wss")://\(host):\(bound)/v1"
