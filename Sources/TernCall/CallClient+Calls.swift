@@ -18,7 +18,7 @@ extension CallClient {
                               attachedData: [AttachedData] = [], timeout: Duration = .seconds(30),
                               rejectPolicy: RejectPolicy = .all, txCode: String, now: Instant) throws(CallError) -> [CallOutput] {
         guard state == .running else { throw .clientNotRunning(state) }
-        if let active = currentCall, active.isActive { throw .alreadyOnCall(callId: active.callId) }
+        if let active = activeCallId { throw .alreadyOnCall(callId: active) }
         guard (1...128).contains(callId.utf8.count) else { throw .invalidInvite("the call id must be 1–128 bytes") }
         guard !callee.isEmpty else { throw .invalidInvite("the callee is empty") }
         let timeoutMs = Int(timeout.nanoseconds / 1_000_000)
@@ -36,6 +36,12 @@ extension CallClient {
     /// gets `awaitOffer`. `txCode` replaces the one taken from the invite.
     public mutating func accept(media: MediaOptions, txCode: String? = nil, now: Instant) throws(CallError) -> [CallOutput] {
         guard state == .running else { throw .clientNotRunning(state) }
+        if isInGroup {
+            if let group = currentGroup {
+                try checkMeshSize(group.invite.to.count, video: media.video || group.invite.media.video)
+            }
+            return try withGroup { (group, out) throws(CallError) in try group.accept(media: media, txCode: txCode, &out) }
+        }
         return try withCall(nil) { (session, out) throws(CallError) in
             try session.accept(media: media, txCode: txCode, now: now, &out)
         }
@@ -43,17 +49,29 @@ extension CallClient {
 
     /// Refuses the ringing incoming call.
     public mutating func reject(reason: RejectReason = .declined, now: Instant) throws(CallError) -> [CallOutput] {
-        try withCall(nil) { (session, out) throws(CallError) in try session.reject(reason: reason, &out) }
+        if isInGroup { return try withGroup { (group, out) throws(CallError) in try group.reject(reason: reason, &out) } }
+        return try withCall(nil) { (session, out) throws(CallError) in try session.reject(reason: reason, &out) }
     }
 
     /// Gives up the outgoing call before it is answered.
     public mutating func cancel(now: Instant) throws(CallError) -> [CallOutput] {
-        try withCall(nil) { (session, out) throws(CallError) in try session.cancel(&out) }
+        if isInGroup {
+            return try withGroup { (group, out) throws(CallError) in
+                try group.cancelInvitations(group.members.filter { $0.state.isPending }.map(\.user), &out)
+            }
+        }
+        return try withCall(nil) { (session, out) throws(CallError) in try session.cancel(&out) }
     }
 
-    /// Ends the active call whatever its state (hang-up, cancel or decline).
+    /// Ends the active call whatever its state (hang-up, cancel or decline). On a group call: the
+    /// caller ends it for everyone, a member quits, an invitee declines.
     public mutating func hangUp(now: Instant) throws(CallError) -> [CallOutput] {
-        try withCall(nil) { (session, out) throws(CallError) in try session.hangUp(&out) }
+        if isInGroup {
+            return try withGroup { (group, out) throws(CallError) in
+                if group.isCaller { try group.endForEveryone(&out) } else { try group.quit(&out) }
+            }
+        }
+        return try withCall(nil) { (session, out) throws(CallError) in try session.hangUp(&out) }
     }
 
     /// A message from the signaling connection (protocol v1, Docs/SIGNALING.md). An invite
@@ -70,6 +88,10 @@ extension CallClient {
         default: break
         }
         guard state == .running, signal.isCallLifecycle else { return [] }
+        if let callId = signal.callId, let group = currentGroup, group.callId == callId {
+            return ifGroup(callId) { group, out in group.receive(signal, now: now, &out) }
+        }
+        if case .invite(let invite) = signal, invite.mode == .group { return receiveGroupInvite(invite, now: now) }
         if case .invite(let invite) = signal, !(isOnCall && currentCall?.callId == invite.callId) {
             // (A repeated invite for the active call falls through to it and is ignored.)
             var out: [CallOutput] = []

@@ -6,12 +6,18 @@ public import TernCore
 extension CallClient {
     /// The peer connection of `callId` changed state (stale call ids are ignored).
     public mutating func transportChanged(callId: String, _ event: CallTransportEvent, now: Instant) -> [CallOutput] {
-        ifCall(callId) { session, out in session.transport(event, now: now, &out) }
+        if let leg = GroupCallLeg(key: callId) {
+            return ifGroup(leg.callId) { group, out in group.transport(event, member: leg.member, &out) }
+        }
+        return ifCall(callId) { session, out in session.transport(event, now: now, &out) }
     }
 
     /// Bytes received on the `manage-call` data channel of `callId`.
     public mutating func receiveManageCall(callId: String, bytes: [UInt8], now: Instant) -> [CallOutput] {
-        ifCall(callId) { session, out in session.receiveManageCall(bytes, now: now, &out) }
+        if let leg = GroupCallLeg(key: callId) {
+            return ifGroup(leg.callId) { group, out in group.receiveManageCall(bytes, member: leg.member, &out) }
+        }
+        return ifCall(callId) { session, out in session.receiveManageCall(bytes, now: now, &out) }
     }
 
     /// The driver finished the offer/answer that applies an agreed video change.

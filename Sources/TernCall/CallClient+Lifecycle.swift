@@ -32,6 +32,11 @@ extension CallClient {
             session.end(.localHangUp, &out)
             currentCall = session
         }
+        if var group = currentGroup, group.isActive {
+            if state == .running { try? group.quit(&out) }
+            group.end(.localHangUp, &out)
+            currentGroup = group
+        }
         nextReconnect = nil
         dropQueueRequests(reason: "client stopped", &out)
         if state != .stopped && state != .failed && state != .paused { out.append(.action(.disconnectSignaling)) }
@@ -91,6 +96,12 @@ extension CallClient {
                     session.end(.signalingLost, &out)
                 }
                 currentCall = session
+            }
+            // A group call does not wait for a resume (the server would hold it; this client does
+            // not resume group calls yet): it ends here and the other members see it quit.
+            if var group = currentGroup, group.isActive {
+                group.end(.signalingLost, &out)
+                currentGroup = group
             }
             dropQueueRequests(reason: "signaling connection lost", &out)
             reconnectAttempts = 0

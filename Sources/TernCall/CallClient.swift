@@ -14,6 +14,10 @@ public struct CallClient: Sendable {
     public internal(set) var state: CallClientState = .stopped
     /// The current call, or the last one (then `ENDED`) until a new call replaces it.
     public internal(set) var currentCall: CallSession?
+    /// The current group call, or the last one (then `ENDED`) until a new one replaces it.
+    public internal(set) var currentGroup: GroupCallSession?
+    /// This client's user id (group calls tell this member from the others by it).
+    public var localUser = ""
     /// This client's queue requests (customer side): waiting, or picked and waiting for the
     /// agent's call, in the order they were enqueued.
     public internal(set) var queueRequests: [CallQueueRequest] = []
@@ -27,11 +31,11 @@ public struct CallClient: Sendable {
     }
 
     /// Whether a call is active (not `ENDED`): incoming invites are then answered `busy`.
-    public var isOnCall: Bool { currentCall?.isActive ?? false }
+    public var isOnCall: Bool { (currentCall?.isActive ?? false) || (currentGroup?.isActive ?? false) }
 
     /// The earliest instant at which `handleTimeout(now:)` has work, if any.
     public var nextTimeout: Instant? {
-        [nextReconnect, currentCall?.nextTimeout].compactMap { $0 }.min()
+        [nextReconnect, currentCall?.nextTimeout, currentGroup?.nextTimeout].compactMap { $0 }.min()
     }
 
     /// Runs every timer due at `now`: reconnect attempts and the call's timers.
@@ -44,6 +48,7 @@ public struct CallClient: Sendable {
             out.append(.action(.connectSignaling))
         }
         currentCall?.handleTimeout(now: now, &out)
+        currentGroup?.handleTimeout(now: now, &out)
         return out
     }
 

@@ -31,6 +31,11 @@ public struct CallConfiguration: Hashable, Sendable {
     /// application does not expect cannot get the customer's camera and microphone by itself
     /// (the server lets only tokens with the agent role pick; Docs/SIGNALING.md "Queues").
     public var acceptsCallsFromQueueAgents = false
+    /// Members (this client included) a group call with video may have: a full mesh sends every
+    /// stream to every member, so uplink and encoding cost grow with the member count.
+    public var maxVideoMeshMembers = 4
+    /// Members an audio-only group call may have.
+    public var maxAudioMeshMembers = 8
 
     /// The defaults above.
     public init() {}

@@ -24,6 +24,8 @@ public enum CallEndReason: String, Hashable, Sendable, CaseIterable, CustomStrin
     /// The signaling connection was lost and the call could not be resumed on a new one (the
     /// server answered `callGone`, or `CallConfiguration.signalingResumeTimeout` passed).
     case signalingLost
+    /// Group call: nobody else remained (every other member left, rejected, timed out or was cancelled).
+    case allLeft
 
     public var description: String { rawValue }
 }

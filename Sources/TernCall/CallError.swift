@@ -27,6 +27,11 @@ public enum CallError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidQueueRequest(String)
     /// No queue request of this client has that id.
     case noSuchQueueRequest(requestId: String)
+    /// The group call has no connected leg to that member.
+    case noSuchMember(callId: String, member: String)
+    /// A full mesh of this many members is past `CallConfiguration.maxVideoMeshMembers` (video)
+    /// or `maxAudioMeshMembers`.
+    case groupTooLarge(members: Int, limit: Int, video: Bool)
 
     public var description: String {
         switch self {
@@ -47,6 +52,9 @@ public enum CallError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidInvite(let reason): "invalid invite: \(reason)"
         case .invalidQueueRequest(let reason): "invalid queue request: \(reason)"
         case .noSuchQueueRequest(let id): "no queue request with id \(id) is waiting"
+        case .noSuchMember(let id, let member): "group call \(id) has no connected member \(member)"
+        case .groupTooLarge(let members, let limit, let video):
+            "a mesh of \(members) members is past the limit of \(limit) for \(video ? "video" : "audio-only") calls: every member sends to every other (raise CallConfiguration.max\(video ? "Video" : "Audio")MeshMembers if the links and CPUs can carry it; past that, an SFU)"
         }
     }
 }

@@ -36,6 +36,12 @@ public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
     case rejectedBusy(Invite)
     /// The queue flow moved on (positions, picks, assignments).
     case queue(CallQueueEvent)
+    /// Group call: where every member stands, as the server reported it.
+    case membersChanged(callId: String, txCode: String, members: [CallMember])
+    /// Group call: the leg to `member` connected, or failed (or closed because the member left).
+    case memberConnectionChanged(callId: String, member: String, status: CallConnectionStatus)
+    /// Group call: an in-call event from `member` (a `sendMessage`).
+    case memberEvent(callId: String, member: String, event: ManageCallEvent)
 
     public var description: String {
         switch self {
@@ -55,6 +61,9 @@ public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
         case .videoChannelsUpdated(let id, _, let direction): "\(id) video \(direction)"
         case .rejectedBusy(let invite): "rejected busy \(invite.callId)"
         case .queue(let event): "\(event)"
+        case .membersChanged(let id, _, let members): "\(id) members \(members.map(\.description).joined(separator: ", "))"
+        case .memberConnectionChanged(let id, let member, let status): "\(id) leg \(member) \(status)"
+        case .memberEvent(let id, let member, let event): "\(id) event from \(member) \(event)"
         }
     }
 }

@@ -25,9 +25,10 @@ extension CallAgent {
         }
         if await receiveQueueMessage(message) { return }
         switch message {
-        case let .description(callId, description, _, _):
-            await apply(description, callId: callId)
-        case let .candidate(callId, candidate, _, _):
+        case let .description(id, description, from, _):
+            await apply(description, callId: from.map { GroupCallLeg(callId: id, member: $0).key } ?? id)
+        case let .candidate(id, candidate, from, _):
+            let callId = from.map { GroupCallLeg(callId: id, member: $0).key } ?? id
             guard let peer = calls[callId]?.peer else { return }
             let candidateInit = candidate.map {
                 ICECandidateInit(candidate: $0.candidate, sdpMid: $0.sdpMid, sdpMLineIndex: $0.sdpMLineIndex,

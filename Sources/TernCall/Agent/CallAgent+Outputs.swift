@@ -31,6 +31,8 @@ extension CallAgent {
                 switch output {
                 case let .incomingCall(invite, txCode): incomingCallsContinuation.yield((invite, txCode))
                 case let .stateChanged(change): callStatesContinuation.yield(change)
+                case let .membersChanged(callId, txCode, members):
+                    callMemberStatesContinuation.yield(CallMemberUpdate(callId: callId, txCode: txCode, members: members))
                 case let .clientStateChanged(state): clientStatesContinuation.yield(state)
                 default: break
                 }
@@ -41,6 +43,15 @@ extension CallAgent {
     }
 
     func send(_ message: SignalingMessage) async {
+        // A group call's leg speaks for its pair: the group's call id, addressed to the member.
+        var message = message
+        switch message {
+        case let .description(key, description, _, _):
+            if let leg = GroupCallLeg(key: key) { message = .description(callId: leg.callId, description: description, to: leg.member) }
+        case let .candidate(key, candidate, _, _):
+            if let leg = GroupCallLeg(key: key) { message = .candidate(callId: leg.callId, candidate: candidate, to: leg.member) }
+        default: break
+        }
         // A signaling client whose own rules are on (`SignalingClientOptions.autoAcceptAssignedCalls`)
         // has already accepted a queue agent's call; the server would refuse a second `accept`.
         if case let .accept(callId) = message, let signaling, await signaling.activeCalls.contains(callId) { return }

@@ -20,6 +20,9 @@ public actor CallAgent {
     /// Only the call state changes (`NO_CALL` → … → `ENDED` with the end reason, call id and
     /// txCode). Single consumer; keeps the newest 64 while nobody reads.
     public nonisolated let callStates: AsyncStream<CallStateChange>
+    /// Only the member updates of group calls (every member's state, whenever one changes).
+    /// Single consumer; keeps the newest 64 while nobody reads.
+    public nonisolated let callMemberStates: AsyncStream<CallMemberUpdate>
     /// Only the call client's own states (`stopped`, `starting`, `running`, `paused`, `resuming`,
     /// `failed`). Single consumer; keeps the newest 64 while nobody reads.
     public nonisolated let clientStates: AsyncStream<CallClientState>
@@ -29,6 +32,7 @@ public actor CallAgent {
     let continuation: AsyncStream<CallAgentEvent>.Continuation
     let incomingCallsContinuation: AsyncStream<(invite: Invite, txCode: String)>.Continuation
     let callStatesContinuation: AsyncStream<CallStateChange>.Continuation
+    let callMemberStatesContinuation: AsyncStream<CallMemberUpdate>.Continuation
     let clientStatesContinuation: AsyncStream<CallClientState>.Continuation
     /// The live signaling connection; nil while disconnected (`paused`, `resuming`, `stopped`).
     var signaling: SignalingClient?
@@ -88,6 +92,9 @@ public actor CallAgent {
         self.peerConfiguration = peerConfiguration
         self.clock = clock
         self.core = CallClient(configuration: configuration)
+        core.localUser = user
+        (callMemberStates, callMemberStatesContinuation) = AsyncStream.makeStream(
+            of: CallMemberUpdate.self, bufferingPolicy: .bufferingNewest(64))
         (events, continuation) = AsyncStream.makeStream(of: CallAgentEvent.self, bufferingPolicy: .unbounded)
         (incomingCalls, incomingCallsContinuation) = AsyncStream.makeStream(
             of: (invite: Invite, txCode: String).self, bufferingPolicy: .bufferingNewest(64))
@@ -112,6 +119,7 @@ public actor CallAgent {
         continuation.finish()
         incomingCallsContinuation.finish()
         callStatesContinuation.finish()
+        callMemberStatesContinuation.finish()
         clientStatesContinuation.finish()
     }
 

@@ -17,6 +17,9 @@ final class CallParticipant: Sendable {
         var tracks: [RemoteTrack] = []
         var manageChannelOpen = false
         var manageEvents: [ManageCallEvent] = []
+        /// Group calls: the members as last reported, and the messages received with their sender.
+        var members: [CallMember] = []
+        var memberMessages: [(member: String, event: ManageCallEvent)] = []
         var videoUpdates: [VideoMode] = []
         var videoRequests: [VideoMode] = []
         var problems: [String] = []

@@ -131,6 +131,15 @@ struct CallWatcher: Sendable {
             timeline.log("call", "\(name): rejected \(invite.callId) as busy")
         case let .queue(event):
             timeline.log("call", "\(name): \(event)")
+        case let .membersChanged(_, _, members):
+            participant.observed.withLock { $0.members = members }
+            timeline.log("call", "\(name): members \(members.map(\.description).joined(separator: ", "))")
+        case let .memberConnectionChanged(_, member, status):
+            timeline.log("call", "\(name): leg to \(member) \(status)")
+        case let .memberEvent(_, member, event):
+            participant.observed.withLock { $0.memberMessages.append((member, event)) }
+            let data = event.data.map { "\($0.dataName)=\($0.dataValue)" }.joined(separator: ", ")
+            timeline.log("dc", "\(name) received \(event.type.rawValue) from \(member) [\(data)]")
         case .send, .sendQueue, .sendManageCall, .action:
             break
         }
