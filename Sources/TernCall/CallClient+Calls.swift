@@ -83,6 +83,7 @@ extension CallClient {
     public mutating func receive(_ signal: SignalingMessage, now: Instant) -> [CallOutput] {
         switch signal {
         case .resumed(let calls): return signalingResumed(calls, now: now)
+        case .callStatus(let callId, let status): return receiveCallStatus(callId: callId, state: status, now: now)
         case .error(let error) where error.code == .callGone:
             return error.callId.map { signalingCallGone(callId: $0, now: now) } ?? []
         default: break

@@ -54,6 +54,7 @@ extension CallClient {
         if let session = currentCall, session.isAwaitingResume {
             out.append(.send(.resume(callIds: [session.callId])))
         }
+        out += pushStatusRequests()
         return out
     }
 

@@ -18,6 +18,8 @@ public struct CallClient: Sendable {
     public internal(set) var currentGroup: GroupCallSession?
     /// This client's user id (group calls tell this member from the others by it).
     public var localUser = ""
+    /// Calls announced by a push whose `callStatus` is not answered yet.
+    public internal(set) var pendingPushChecks: [String] = []
     /// This client's queue requests (customer side): waiting, or picked and waiting for the
     /// agent's call, in the order they were enqueued.
     public internal(set) var queueRequests: [CallQueueRequest] = []

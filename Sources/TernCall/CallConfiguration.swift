@@ -36,6 +36,9 @@ public struct CallConfiguration: Hashable, Sendable {
     public var maxVideoMeshMembers = 4
     /// Members an audio-only group call may have.
     public var maxAudioMeshMembers = 8
+    /// The secret pushes are signed with (the signaling server's push secret); without it every
+    /// push is refused as `badSignature`.
+    public var pushSecret: String?
 
     /// The defaults above.
     public init() {}

@@ -42,6 +42,9 @@ public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
     case memberConnectionChanged(callId: String, member: String, status: CallConnectionStatus)
     /// Group call: an in-call event from `member` (a `sendMessage`).
     case memberEvent(callId: String, member: String, event: ManageCallEvent)
+    /// A push did not announce a call that rings (`CallClient.handlePush`); `callId` is nil when
+    /// the push's body is not trusted.
+    case invalidPushCall(callId: String?, reason: InvalidPushReason, detail: String)
 
     public var description: String {
         switch self {
@@ -64,6 +67,7 @@ public enum CallOutput: Hashable, Sendable, CustomStringConvertible {
         case .membersChanged(let id, _, let members): "\(id) members \(members.map(\.description).joined(separator: ", "))"
         case .memberConnectionChanged(let id, let member, let status): "\(id) leg \(member) \(status)"
         case .memberEvent(let id, let member, let event): "\(id) event from \(member) \(event)"
+        case .invalidPushCall(let id, let reason, let detail): "invalid push \(id ?? "?"): \(reason) (\(detail))"
         }
     }
 }

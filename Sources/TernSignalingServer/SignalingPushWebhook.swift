@@ -90,9 +90,7 @@ public final class SignalingPushWebhook: SignalingPushSender {
             logger.warning("push for call \(LogText.escaped(invite.callId)) dropped: \(maxInFlight) pushes in flight")
             return
         }
-        let invitation = PushInvitation(
-            callId: invite.callId, from: invite.from ?? "", to: user, media: invite.media,
-            attachedData: invite.attachedData, expiresAt: wallClockMs() + Int64(ringMs), mode: invite.mode)
+        let invitation = PushInvitation(invite: invite, to: user, expiresAt: wallClockMs() + Int64(ringMs))
         let deadline = ContinuousClock.now + .milliseconds(ringMs)
         Task { await deliver(invitation, until: deadline) }
     }

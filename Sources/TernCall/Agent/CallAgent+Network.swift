@@ -11,6 +11,9 @@ extension CallAgent {
             return
         }
         switch message {
+        case .callStatus:
+            await process(core.receive(message, now: clock.now()))
+            return
         case let .resumed(calls):
             await process(core.receive(message, now: clock.now()))
             await flushHeldSignals(resumed: Set(calls.map(\.callId)))

@@ -202,6 +202,12 @@ public actor CallAgent {
         await process(try core.setCameraEnabled(enabled, now: clock.now()))
     }
 
+    /// The call client's state (`running` while connected and registered).
+    public var clientState: CallClientState { core.state }
+
+    /// Whether the client is connected and registered, so calls can be placed and received.
+    public var isRunning: Bool { core.state == .running }
+
     /// Whether a call is active (`isOnCall`).
     public var isOnCall: Bool { core.isOnCall }
 

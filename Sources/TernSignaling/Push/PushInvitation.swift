@@ -47,6 +47,13 @@ public struct PushInvitation: Codable, Hashable, Sendable {
         self.mode = mode
     }
 
+    /// The push for `user` of `invite` as delivered (its `from` set by the router), ringing until
+    /// `expiresAt` (milliseconds since 1970).
+    public init(invite: Invite, to user: String, expiresAt: Int64) {
+        self.init(callId: invite.callId, from: invite.from ?? "", to: user, media: invite.media,
+                  attachedData: invite.attachedData, expiresAt: expiresAt, mode: invite.mode)
+    }
+
     /// The JSON body (keys sorted) to POST.
     public func body() -> [UInt8] {
         // Encoding our own value types cannot fail (strings, numbers, arrays, objects).

@@ -20,6 +20,8 @@ final class CallParticipant: Sendable {
         /// Group calls: the members as last reported, and the messages received with their sender.
         var members: [CallMember] = []
         var memberMessages: [(member: String, event: ManageCallEvent)] = []
+        /// Pushes that did not ring, by reason.
+        var invalidPushes: [String] = []
         var videoUpdates: [VideoMode] = []
         var videoRequests: [VideoMode] = []
         var problems: [String] = []

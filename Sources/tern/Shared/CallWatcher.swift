@@ -140,6 +140,9 @@ struct CallWatcher: Sendable {
             participant.observed.withLock { $0.memberMessages.append((member, event)) }
             let data = event.data.map { "\($0.dataName)=\($0.dataValue)" }.joined(separator: ", ")
             timeline.log("dc", "\(name) received \(event.type.rawValue) from \(member) [\(data)]")
+        case let .invalidPushCall(callId, reason, detail):
+            participant.observed.withLock { $0.invalidPushes.append(reason.rawValue) }
+            timeline.log("call", "\(name): push for \(callId ?? "an untrusted call") not rung: \(reason) (\(detail))")
         case .send, .sendQueue, .sendManageCall, .action:
             break
         }
