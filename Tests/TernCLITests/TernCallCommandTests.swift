@@ -146,3 +146,26 @@ struct TernCallCommandTests {
         #expect(result.contains("ICE"))
     }
 }
+
+@Suite("tern call --loopback --group (subprocess)", .serialized)
+struct TernGroupCallCommandTests {
+    @Test("--group 3: every member hears the other two tones and decodes their video; bob quits, alice ends; exit 0")
+    func groupOfThree() async throws {
+        let run = try await TernCallCommandTests.run(["call", "--loopback", "--group", "3", "--json", "--duration", "3"])
+        let summary = try #require(run.summary, "no summary line in: \(run.lines.suffix(5))")
+        #expect(run.status == 0, "result: \(summary["result"] ?? "?")")
+        #expect(summary["result"] as? String == "ok")
+        let members = try #require((summary["group"] as? [String: Any])?["members"] as? [String: [String: Any]])
+        let tones: [String: Int] = ["alice": 440, "bob": 660, "carol": 880]
+        for (name, member) in members {
+            let heard = (member["heardFrom"] as? [String: Int]) ?? [:]
+            #expect(heard == tones.filter { $0.key != name }, "\(name) heard \(heard)")
+            let frames = (member["framesDecodedFrom"] as? [String: Int]) ?? [:]
+            #expect(Set(frames.keys) == Set(tones.keys.filter { $0 != name }) && frames.values.allSatisfy { $0 >= 10 })
+            #expect((member["messagesFrom"] as? [String])?.count == 2)
+        }
+        #expect(members["bob"]?["states"] as? [String] == ["bob inviting", "bob ringing", "bob accepted", "bob quit"])
+        #expect(members["carol"]?["endReason"] as? String == "remoteHangUp")
+        #expect(members["alice"]?["endReason"] as? String == "localHangUp")
+    }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TernCall
 import TernTrace
 
 /// `tern call --loopback`: the main job — a full two-peer call with the debug tool's trace.
@@ -33,6 +34,9 @@ struct CallCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Exchange manage-call events and sendMessage envelopes.")
     var data = true
 
+    @Option(help: ArgumentHelp("With --loopback: a group call of N members (3–8; video up to 4) in one full mesh instead of a one-to-one call.", valueName: "N"))
+    var group: Int?
+
     @Flag(help: "One JSON object per line; the last line is the summary.")
     var json = false
 
@@ -52,6 +56,22 @@ struct CallCommand: AsyncParsableCommand {
                 throw ValidationError("--break takes one of: \(LoopbackCall.BreakStep.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             breakStep = step
+        }
+        if let group {
+            guard (3...8).contains(group) else { throw ValidationError("--group takes 3 to 8 members") }
+            guard !processes, breakStep == nil, !trace.anyGiven else {
+                throw ValidationError("--group runs in this process, without --processes, --break or trace options")
+            }
+            let withVideo = video && group <= CallConfiguration().maxVideoMeshMembers
+            let timeline = Timeline(json: json)
+            timeline.log("tern", "tern call --loopback --group \(group): alice invites \(group - 1) members into one call on 127.0.0.1"
+                + (withVideo ? "" : " (audio only: a video mesh stops at \(CallConfiguration().maxVideoMeshMembers))"))
+            var call = LoopbackGroupCall(size: group, duration: .milliseconds(Int(duration * 1000)), video: withVideo,
+                                         timeline: timeline)
+            let (summary, text) = await call.run()
+            timeline.summary(summary, text: text)
+            if !call.steps.allPassed { throw ExitCode(1) }
+            return
         }
         if processes {
             guard !trace.anyGiven, breakStep == nil else {
