@@ -134,7 +134,20 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("This many seconds into the call, restart ICE from this side (a re-offer with new credentials); checks media goes on.", valueName: "seconds"))
     var restartIceAfter: Double?
 
+    @Flag(help: "Answerer: stay offline (unregistered) until a push arrives on --push-listen, then check it, connect, register and answer the pending invite: the rig for tern signal --push-webhook.")
+    var offlineUntilPush = false
+
+    @Option(help: ArgumentHelp("With --offline-until-push: where the push webhook is received, HOST:PORT (port 0: any; the URL is logged as event pushListening).", valueName: "host:port"))
+    var pushListen = "127.0.0.1:0"
+
+    @Option(help: ArgumentHelp("With --offline-until-push: the push secret, from the first line of this file (or set TERN_PUSH_SECRET).", valueName: "file"))
+    var pushSecretFile: String?
+
     func validate() throws {
+        if offlineUntilPush {
+            guard answer else { throw ValidationError("--offline-until-push is for the answerer (--answer)") }
+            guard parsedPushListen() != nil else { throw ValidationError("--push-listen must be HOST:PORT, e.g. 127.0.0.1:9090") }
+        }
         guard (callee != nil) != answer else { throw ValidationError("give exactly one of --call OTHER or --answer") }
         guard attach.isEmpty || callee != nil else { throw ValidationError("--attach is for the caller (--call OTHER)") }
         guard !signalURLs.isEmpty, signalURLs.allSatisfy({ $0.hasPrefix("ws://") || $0.hasPrefix("wss://") }) else {
@@ -216,12 +229,26 @@ struct PeerCommand: AsyncParsableCommand {
         return .object(fields)
     }
 
+    func parsedPushListen() -> (host: String, port: Int)? {
+        guard let colon = pushListen.lastIndex(of: ":"), let port = Int(pushListen[pushListen.index(after: colon)...]),
+              (0...65535).contains(port), colon != pushListen.startIndex else { return nil }
+        return (String(pushListen[..<colon]), port)
+    }
+
     func parsedVideoSize() throws -> MediaPump.VideoSize {
         guard let videoSize else { return .default }
         guard let size = MediaPump.VideoSize(parsing: videoSize) else {
             throw ValidationError("--video-size must be WxH with even numbers, 16-1920 wide and 16-1080 high (e.g. 640x480)")
         }
         return size
+    }
+
+    private func pushWait() throws -> PeerSession.PushWait? {
+        guard offlineUntilPush, let listen = parsedPushListen() else { return nil }
+        guard let secret = try SecretInput.resolve(option: nil, file: pushSecretFile, environment: "TERN_PUSH_SECRET") else {
+            throw ValidationError("--offline-until-push checks the push signature: give --push-secret-file or TERN_PUSH_SECRET")
+        }
+        return PeerSession.PushWait(host: listen.host, port: listen.port, secret: secret)
     }
 
     func run() async throws {
@@ -266,7 +293,8 @@ struct PeerCommand: AsyncParsableCommand {
                            restartIceAfter: restartIceAfter.map { .milliseconds(Int($0 * 1000)) },
                            expectedToneHz: expectTone,
                            signalTLS: SignalingClientTLS(trustedRootPaths: signalCA.map { [$0] } ?? []),
-                           videoSize: try parsedVideoSize()),
+                           videoSize: try parsedVideoSize(),
+                           pushWait: try pushWait()),
             timeline: timeline)
         let summary = await session.run()
         trace.finish(capture: capture, timeline: timeline) {

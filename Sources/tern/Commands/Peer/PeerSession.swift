@@ -5,6 +5,7 @@ import TernPeer
 import TernSCTP
 import TernSignaling
 import TernSignalingClient
+import TernSignalingServer
 
 /// `tern peer`: one call agent on a real signaling server (protocol v1) that places or answers
 /// one call, sends the synthetic media, runs the data-channel echo, and reports what happened.
@@ -55,6 +56,15 @@ struct PeerSession {
         var signalTLS = SignalingClientTLS.system
         /// The test pattern's size (`--video-size`).
         var videoSize = MediaPump.VideoSize.default
+        /// `--offline-until-push`: stay unregistered until a push arrives on this listener.
+        var pushWait: PushWait?
+    }
+
+    /// Where the push webhook is received, and the secret its signature is checked with.
+    struct PushWait {
+        var host: String
+        var port: Int
+        var secret: String
     }
 
     let options: Options
@@ -66,6 +76,9 @@ struct PeerSession {
     var manageEvents: [ManageCallEvent] = []
     /// Answerer: the invite's attached data as it arrived (nil on the calling side).
     var receivedAttachedData: [AttachedData]?
+    /// `--offline-until-push`: the webhook listener, stopped at the end.
+    var pushListener: SignalingPushListener?
+    let pushArrival = PushArrival()
 
     init(options: Options, timeline: Timeline) {
         self.options = options
@@ -93,13 +106,15 @@ struct PeerSession {
         let channels = PeerDataChannels(name: user, echo: options.echo, echoRun: echoRun, ownOptions: own, timeline: timeline)
         let watcher = startWatcher(participant, channels: channels).start()
 
-        let connected = isCaller ? await placeCall(participant) : await awaitCall(participant)
+        let woken = options.pushWait == nil ? true : await awaitPush(participant)
+        let connected = !woken ? false : isCaller ? await placeCall(participant) : await awaitCall(participant)
         var summary = CallSummary(steps: steps, setupMs: nil, local: participant, facts: facts)
         if connected {
             summary = await runCall(participant, channels: channels, echoRun: echoRun)
         }
         await hangUp(participant, wasConnected: connected)
         await agent.stop()
+        await pushListener?.stop()
         await watcher.value  // the agent's event stream ends with stop: every event is logged
 
         let observed = participant.snapshot
@@ -123,6 +138,7 @@ struct PeerSession {
     /// Connects to the signaling server, registers, starts the call agent. The agent reconnects by
     /// itself when the connection drops (to each URL of `--signal` in turn) and resumes the call.
     private mutating func connect() async -> CallAgent? {
+        if let pushWait = options.pushWait { return await connectAfterPush(pushWait) }
         let urls = options.signalURLs, user = options.user, token = options.token, tls = options.signalTLS
         guard let url = urls.first else { return nil }
         timeline.log("signal", "connecting to \(url) as \(user)")
@@ -133,9 +149,22 @@ struct PeerSession {
             steps.fail("signaling", "\(url): \(error)")
             return nil
         }
-        let rotation = SignalingURLRotation(urls: urls, first: client)
-        let timeline = self.timeline
-        let agent = CallAgent(user: user, connect: {
+        let agent = Self.makeAgent(options, rotation: SignalingURLRotation(urls: urls, first: client), timeline: timeline)
+        do { try await agent.start() } catch {
+            steps.fail("signaling", "the call client did not start: \(error)")
+            await client.close()
+            return nil
+        }
+        steps.pass("signaling", "registered as \(user) at \(url)")
+        timeline.log("signal", "registered as \(user)", fields: ["event": .string("registered"), "user": .string(user)])
+        return agent
+    }
+
+    /// An agent that connects to each `--signal` URL in turn, the rotation's first client first.
+    static func makeAgent(_ options: Options, rotation: SignalingURLRotation, timeline: Timeline,
+                          configuration: CallConfiguration = CallConfiguration()) -> CallAgent {
+        let urls = options.signalURLs, user = options.user, token = options.token, tls = options.signalTLS
+        return CallAgent(user: user, connect: {
             if let client = rotation.takeFirst() { return client }
             var lastError: (any Error)?
             for _ in urls.indices {
@@ -150,19 +179,11 @@ struct PeerSession {
                 }
             }
             throw lastError ?? SignalingClientError.transport(.closed)
-        }, peerConfiguration: options.peerConfiguration)
-        do { try await agent.start() } catch {
-            steps.fail("signaling", "the call client did not start: \(error)")
-            await client.close()
-            return nil
-        }
-        steps.pass("signaling", "registered as \(user) at \(url)")
-        timeline.log("signal", "registered as \(user)", fields: ["event": .string("registered"), "user": .string(user)])
-        return agent
+        }, peerConfiguration: options.peerConfiguration, configuration: configuration)
     }
 
     /// A connection to `url`, registered as `user`; the error says which step failed.
-    private static func registeredClient(url: String, user: String, token: String, tls: SignalingClientTLS)
+    static func registeredClient(url: String, user: String, token: String, tls: SignalingClientTLS)
         async throws -> SignalingClient
     {
         let client: SignalingClient

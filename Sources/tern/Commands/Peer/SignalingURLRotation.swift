@@ -13,7 +13,7 @@ final class SignalingURLRotation: Sendable {
     let urls: [String]
     private let state: Mutex<State>
 
-    init(urls: [String], first: SignalingClient) {
+    init(urls: [String], first: SignalingClient?) {
         self.urls = urls
         state = Mutex(State(first: first))
     }
