@@ -187,6 +187,7 @@ if ProcessInfo.processInfo.environment["TERN_BENCH"] != nil {
         ("PeerScale", ["TernPeer", "BenchSupport"]),
         ("DCThroughput", ["TernPeer", "TernICE", "TernMedia", "TernSCTP", "TernSDP", "BenchSupport", "BenchPeerSupport"]),
         ("CallCPU", ["TernPeer", "TernMedia", "TernSDP", "BenchSupport", "BenchPeerSupport"]),
+        ("GroupCall", ["TernCall", "TernCore", "TernMedia", "TernPeer", "TernSignaling", "BenchSupport"]),
     ]
     for (name, dependencies) in benchmarkTargets {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies,

@@ -168,6 +168,14 @@ ROWS = [
      "its estimate has held room for 720p for 5 s; 2 s before 2026-11-28 09:00), per call-second — median over both sides."),
     ("call_cpu_per_second_caller", "The caller's side alone."),
     ("call_cpu_per_second_callee", "The callee's side alone."),
+    ("group_setup_ms_4", "Benchmarks/GroupCall: four CallAgents in one process through an in-memory protocol-v1 "
+     "switchboard, the shipped PeerConfiguration() (host candidates on 127.0.0.1); from alice's group invite to the "
+     "three others until every member's three legs (a full mesh, six peer connections) report connected; the "
+     "invitees accept as soon as the invite rings. Tern only: no peer stack measured beside it (issue #21)."),
+    ("group_call_cpu_per_member", "The same 4-member call: each member sends a tone (Opus) and a 320x240 test "
+     "pattern at 30 fps (VP8) to each of the three others over its own leg (three encodes of each stream) and "
+     "decodes what it receives; the process's getrusage CPU time over 20 s (8 in QUICK) after a 5 s warm-up, per "
+     "call-second, divided by 4: CPU seconds per member. Tern only."),
     ("cc_1mbit_rtt50_utilization", "Benchmarks/congestion/cc_call.py: a Tern ↔ Tern audio+video call (640x480 test "
      "pattern both ways, `tern peer`'s defaults: VP8 up to 800 kbit/s, Opus 32 kbit/s) for 40 s across the network "
      "lab's router, 1 Mbit/s drop-tail (TBF) each way, 50 ms RTT; audio + video bytes received over the last 20 s / "
