@@ -165,3 +165,53 @@ struct SignalingServerEndToEndTests {
     }
 }
 
+
+@Suite("End to end: a one-to-one client from before group calls and push")
+struct SignalingLegacyClientTests {
+    /// A raw WebSocket speaking the frames protocol v1 had before group calls, byte for byte.
+    struct RawClient {
+        let transport: WebSocketSignalingTransport
+        var incoming: AsyncStream<String>.Iterator
+        init(url: String) async throws {
+            transport = try await WebSocketSignalingTransport.connect(url: url)
+            incoming = transport.incoming.makeAsyncIterator()
+        }
+        func send(_ text: String) async throws { try await transport.send(text) }
+        mutating func next() async -> String? { await incoming.next() }
+    }
+
+    @Test("an old client calls a group-aware client and is called by one: the frames it gets are exactly the old ones")
+    func oldClientStillWorks() async throws {
+        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let url = "ws://127.0.0.1:\(try await server.start())/v1"
+        var old = try await RawClient(url: url)
+        let new = try await SignalingClient.connect(url: url)
+        try await old.send(#"{"type":"register","user":"oldbob","token":"x"}"#)
+        #expect(await old.next() == #"{"type":"registered","user":"oldbob"}"#)
+        try await new.register(user: "alice", token: "x")
+        #expect(await next(new) == .registered(user: "alice"))
+
+        // Called by the new client: the invite keeps `to` as a string, no `mode`.
+        try await new.send(.invite(Invite(callId: "c1", to: "oldbob", media: .audioOnly)))
+        #expect(await old.next()
+            == #"{"attachedData":[],"callId":"c1","from":"alice","media":{"audio":true,"data":false,"video":false},"rejectPolicy":"all","timeoutMs":30000,"to":"oldbob","type":"invite"}"#)
+        try await old.send(#"{"type":"accept","callId":"c1"}"#)
+        #expect(await next(new) == .accept(callId: "c1"))
+        try await new.send(.description(callId: "c1", description: .init(type: .offer, sdp: "v=0\r\n")))
+        #expect(await old.next() == #"{"callId":"c1","description":{"sdp":"v=0\r\n","type":"offer"},"type":"description"}"#)
+        try await old.send(#"{"type":"candidate","callId":"c1","candidate":null}"#)
+        #expect(await next(new) == .candidate(callId: "c1", candidate: nil))
+        try await old.send(#"{"type":"hangup","callId":"c1"}"#)
+        #expect(await next(new) == .hangup(callId: "c1"))
+
+        // Calling the new client with the old invite shape.
+        try await old.send(#"{"type":"invite","callId":"c2","to":"alice","media":{"audio":true}}"#)
+        guard case .invite(let invite)? = await next(new) else { Issue.record("no invite"); return }
+        #expect(invite.mode == .oneToOne && invite.to == ["alice"] && invite.from == "oldbob")
+        try await new.send(.accept(callId: "c2"))
+        #expect(await old.next() == #"{"callId":"c2","type":"accept"}"#)
+        await new.close()
+        await old.transport.close()
+        await server.shutdown()
+    }
+}
