@@ -20,13 +20,14 @@ final class GroupMember: Sendable {
     let name: String
     let agent: CallAgent
     let toneHz: Double
-    let knownTones: [Double]
+    /// The tones the others may send (nil: any tone that dominates, found by scanning).
+    let knownTones: [Double]?
     let observed = Mutex(Observed())
-    /// Per sending member: the tone in its decoded audio, and its test-pattern frames decoded.
+    /// Per sending member: the tone in its decoded audio, and its video frames decoded.
     let tones = Mutex<[String: ToneTracker]>([:])
     let framesFrom = Mutex<[String: Int]>([:])
 
-    init(name: String, agent: CallAgent, toneHz: Double, knownTones: [Double]) {
+    init(name: String, agent: CallAgent, toneHz: Double, knownTones: [Double]?) {
         self.name = name
         self.agent = agent
         self.toneHz = toneHz
@@ -40,14 +41,15 @@ final class GroupMember: Sendable {
 
     /// Follows the agent's events: answers an invite with its media, records states, members,
     /// messages, and consumes each leg's remote tracks by member.
-    func watch(answering: Bool, timeline: Timeline) -> Task<Void, Never> {
+    func watch(answering: Bool, timeline: Timeline, media: MediaOptions? = nil) -> Task<Void, Never> {
         let name = self.name
         return Task {
             for await event in agent.events {
                 switch event {
                 case let .call(.incomingCall(invite, _)) where answering:
                     observed.withLock { $0.callId = invite.callId }
-                    do { try await agent.accept(media: invite.media) } catch {
+                    timeline.log("call", "\(name): invited by \(invite.from ?? "?") (\(invite.to.joined(separator: ", "))); accepting")
+                    do { try await agent.accept(media: media ?? invite.media) } catch {
                         observed.withLock { $0.problems.append("accept: \(error)") }
                     }
                 case let .call(.stateChanged(change)):
@@ -86,8 +88,8 @@ final class GroupMember: Sendable {
             switch frame {
             case let .audio(pcm):
                 tones.withLock { $0[member, default: ToneTracker(candidates: candidates)].append(pcm) }
-            case let .video(picture):
-                if TestPatternReader.counter(in: picture) != nil { framesFrom.withLock { $0[member, default: 0] += 1 } }
+            case .video:
+                framesFrom.withLock { $0[member, default: 0] += 1 }
             }
         }
     }

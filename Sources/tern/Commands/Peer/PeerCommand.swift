@@ -134,6 +134,12 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("This many seconds into the call, restart ICE from this side (a re-offer with new credentials); checks media goes on.", valueName: "seconds"))
     var restartIceAfter: Double?
 
+    @Flag(help: "A group call: with --call a,b,... invite them all into one call (a full mesh), or with --answer join the group call that rings; tone and video go to every member, and each member's are checked.")
+    var group = false
+
+    @Option(help: ArgumentHelp("The tone this peer sends, Hz (default 440 as caller, 660 as answerer).", valueName: "hz"))
+    var tone: Double?
+
     @Flag(help: "Answerer: stay offline (unregistered) until a push arrives on --push-listen, then check it, connect, register and answer the pending invite: the rig for tern signal --push-webhook.")
     var offlineUntilPush = false
 
@@ -149,6 +155,12 @@ struct PeerCommand: AsyncParsableCommand {
             guard parsedPushListen() != nil else { throw ValidationError("--push-listen must be HOST:PORT, e.g. 127.0.0.1:9090") }
         }
         guard (callee != nil) != answer else { throw ValidationError("give exactly one of --call OTHER or --answer") }
+        if group {
+            guard echoCount == nil, reject == nil, answerDelay == nil, cancelAfter == nil, requestVideoAfter == nil,
+                  restartIceAfter == nil, !offlineUntilPush, !trace.anyGiven
+            else { throw ValidationError("--group takes --call a,b or --answer with media options and --duration only") }
+        }
+        if let tone { guard (50...4000).contains(tone) else { throw ValidationError("--tone must be 50-4000 Hz") } }
         guard attach.isEmpty || callee != nil else { throw ValidationError("--attach is for the caller (--call OTHER)") }
         guard !signalURLs.isEmpty, signalURLs.allSatisfy({ $0.hasPrefix("ws://") || $0.hasPrefix("wss://") }) else {
             throw ValidationError("--signal must be ws:// or wss:// URLs, comma-separated, e.g. ws://127.0.0.1:8787/v1")
@@ -296,6 +308,14 @@ struct PeerCommand: AsyncParsableCommand {
                            videoSize: try parsedVideoSize(),
                            pushWait: try pushWait()),
             timeline: timeline)
+        if group {
+            var groupSession = PeerGroupSession(options: session.options, invitees: callee.map { $0.split(separator: ",").map(String.init) } ?? [],
+                                                toneHz: tone ?? (callee != nil ? 440 : 660), timeline: timeline)
+            let (summary, text) = await groupSession.run()
+            timeline.summary(summary, text: text)
+            if !groupSession.steps.allPassed { throw ExitCode(1) }
+            return
+        }
         let summary = await session.run()
         trace.finish(capture: capture, timeline: timeline) {
             CallReportBuilder.report(summary, title: "tern peer (\(user))", timeline: timeline, samples: session.samples.all)
