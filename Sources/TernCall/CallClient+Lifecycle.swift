@@ -51,22 +51,27 @@ extension CallClient {
         reconnectAttempts = 0
         nextReconnect = nil
         setState(.running, &out)
-        if let session = currentCall, session.isAwaitingResume {
-            out.append(.send(.resume(callIds: [session.callId])))
-        }
+        let resuming = [currentCall.flatMap { $0.isAwaitingResume ? $0.callId : nil },
+                        currentGroup.flatMap { $0.isAwaitingResume ? $0.callId : nil }].compactMap { $0 }
+        if !resuming.isEmpty { out.append(.send(.resume(callIds: resuming))) }
         out += pushStatusRequests()
         return out
     }
 
     /// The server's `resumed`: the calls it names are taken over by the new connection.
     mutating func signalingResumed(_ calls: [ResumedCall], now: Instant) -> [CallOutput] {
-        guard let callId = currentCall?.callId, calls.contains(where: { $0.callId == callId }) else { return [] }
-        return ifCall(callId) { session, out in session.signalingResumed(&out) }
+        var out: [CallOutput] = []
+        if let callId = currentGroup?.callId, calls.contains(where: { $0.callId == callId }) {
+            out += ifGroup(callId) { group, out in group.signalingResumed(&out) }
+        }
+        guard let callId = currentCall?.callId, calls.contains(where: { $0.callId == callId }) else { return out }
+        return out + ifCall(callId) { session, out in session.signalingResumed(&out) }
     }
 
     /// The server's `callGone` for a call `resume` named: it ended while the connection was away.
     mutating func signalingCallGone(callId: String, now: Instant) -> [CallOutput] {
-        ifCall(callId) { session, out in session.signalingResumeFailed(&out) }
+        ifGroup(callId) { group, out in group.signalingResumeFailed(&out) }
+            + ifCall(callId) { session, out in session.signalingResumeFailed(&out) }
     }
 
     /// A connection attempt failed: the first one fails the client; a reconnect
@@ -98,10 +103,8 @@ extension CallClient {
                 }
                 currentCall = session
             }
-            // A group call does not wait for a resume (the server would hold it; this client does
-            // not resume group calls yet): it ends here and the other members see it quit.
             if var group = currentGroup, group.isActive {
-                group.end(.signalingLost, &out)
+                if group.isResumable { group.awaitResume(now: now, &out) } else { group.end(.signalingLost, &out) }
                 currentGroup = group
             }
             dropQueueRequests(reason: "signaling connection lost", &out)
@@ -121,6 +124,10 @@ extension CallClient {
             if var session = currentCall {
                 session.signalingResumeFailed(&out)
                 currentCall = session
+            }
+            if var group = currentGroup {
+                group.signalingResumeFailed(&out)
+                currentGroup = group
             }
             setState(.failed, &out)
             return

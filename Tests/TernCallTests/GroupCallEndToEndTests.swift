@@ -16,6 +16,7 @@ struct GroupCallEndToEndTests {
         let members = Mutex<[CallMember]>([])
         let messages = Mutex<[String]>([])
         let invites = Mutex<[Invite]>([])
+        let signaling = Mutex<[String]>([])
 
         func watch(_ agent: CallAgent) -> Task<Void, Never> {
             Task {
@@ -26,6 +27,7 @@ struct GroupCallEndToEndTests {
                         states.withLock { $0.append(change.state.rawValue) }
                         if let reason = change.reason { reasons.withLock { $0.append("\(reason)") } }
                     case let .incomingCall(invite, _): invites.withLock { $0.append(invite) }
+                    case let .signalingStatusChanged(_, _, status): signaling.withLock { $0.append("\(status)") }
                     case let .membersChanged(_, _, members): self.members.withLock { $0 = members }
                     case let .memberEvent(_, member, event):
                         messages.withLock { $0.append("\(member): \(event.data.first?.dataValue ?? "")") }
@@ -49,13 +51,20 @@ struct GroupCallEndToEndTests {
         var agents: [String: CallAgent] = [:]
         var seen: [String: Seen] = [:]
         var watchers: [Task<Void, Never>] = []
+        /// Each user's latest signaling connection, so a test can cut it.
+        let connections = CallLifecycleEndToEndTests.Rig.Connections()
 
         static func start(_ users: [String], configuration: CallConfiguration = CallConfiguration()) async throws -> Mesh {
             var mesh = Mesh(rig: try await .start())
             for user in users {
                 // Not Rig.agent: its observer would be a second consumer of the agent's events.
                 let url = mesh.rig.url
-                let agent = CallAgent(user: user, connect: { try await EndToEnd.connectedClient(user, url: url) },
+                let connections = mesh.connections
+                let agent = CallAgent(user: user, connect: {
+                    let client = try await EndToEnd.connectedClient(user, url: url)
+                    connections.latest.withLock { $0[user] = client }
+                    return client
+                },
                                       peerConfiguration: .loopback, configuration: configuration)
                 mesh.rig.agents.append(agent)
                 let seen = Seen()
@@ -167,6 +176,27 @@ struct GroupCallEndToEndTests {
         try await mesh["dad"].accept(media: .audioOnly)
         #expect(await EndToEnd.eventually { mesh.saw("door").lastState == "IN_PROGRESS" && mesh.saw("dad").lastState == "IN_PROGRESS" })
         for user in ["mum", "kid"] { #expect(await EndToEnd.eventually { mesh.saw(user).lastReason == "answeredElsewhere" }) }
+        await mesh.finish()
+    }
+
+    @Test("a member's signaling drops mid-call: its legs keep going, it resumes, and what happened meanwhile reaches it")
+    func memberResumes() async throws {
+        let mesh = try await Mesh.start(["alice", "bob", "carol"])
+        _ = try await mesh["alice"].call(to: ["bob", "carol"], media: .audioOnly)
+        for user in ["bob", "carol"] {
+            #expect(await EndToEnd.eventually { mesh.saw(user).inviteCount == 1 })
+            try await mesh[user].accept(media: .audioOnly)
+        }
+        #expect(await EndToEnd.eventually { await mesh.connected("bob", to: ["alice", "carol"]) })
+        await mesh.connections.cut("bob")
+        try await mesh["carol"].quit()
+        #expect(await EndToEnd.eventually { mesh.saw("bob").signaling.withLock { $0 } == ["reconnecting", "connected"] })
+        #expect(await EndToEnd.eventually { mesh.saw("bob").state(of: "carol") == "carol quit" },
+                "the members update sent while bob was away is replayed after the resume")
+        #expect(await EndToEnd.eventually { await mesh.connected("bob", to: ["alice"]) })
+        #expect(mesh.saw("bob").lastState == "IN_PROGRESS")
+        try await mesh["alice"].endForEveryone()
+        #expect(await EndToEnd.eventually { mesh.saw("bob").lastReason == "remoteHangUp" })
         await mesh.finish()
     }
 

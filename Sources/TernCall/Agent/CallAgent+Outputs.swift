@@ -55,7 +55,7 @@ extension CallAgent {
         // A signaling client whose own rules are on (`SignalingClientOptions.autoAcceptAssignedCalls`)
         // has already accepted a queue agent's call; the server would refuse a second `accept`.
         if case let .accept(callId) = message, let signaling, await signaling.activeCalls.contains(callId) { return }
-        if let callId = message.callId, core.currentCall?.callId == callId, core.currentCall?.isAwaitingResume == true {
+        if let callId = message.callId, core.isAwaitingResume(callId: callId) {
             // The server takes these only from the connection that resumed the call.
             guard heldSignals.count < Self.maxHeldSignals else {
                 continuation.yield(.problem(callId: callId, "\(Self.maxHeldSignals) signaling messages wait for the resume: \(message.type) dropped"))

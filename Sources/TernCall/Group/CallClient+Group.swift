@@ -61,6 +61,13 @@ extension CallClient {
         return out
     }
 
+    /// Whether the call `callId` (one-to-one or group) waits for the server's `resumed`: what this
+    /// side sends for it meanwhile must wait too (the server takes it only from the new connection).
+    public func isAwaitingResume(callId: String) -> Bool {
+        (currentCall?.callId == callId && currentCall?.isAwaitingResume == true)
+            || (currentGroup?.callId == callId && currentGroup?.isAwaitingResume == true)
+    }
+
     /// Whether the active call is a group call.
     var isInGroup: Bool { currentGroup?.isActive == true }
 

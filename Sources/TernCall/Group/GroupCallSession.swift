@@ -30,7 +30,12 @@ public struct GroupCallSession: Sendable, CustomStringConvertible {
     /// The legs to the other accepted members, by member, and whether each is connected.
     public internal(set) var legs: [String: CallConnectionStatus] = [:]
 
+    /// The signaling connection was lost and the server's `resumed` (or `callGone`) has not come;
+    /// what this side sends meanwhile waits in the driver.
+    public internal(set) var isAwaitingResume = false
+
     let configuration: CallConfiguration
+    var resumeDeadline: Instant?
     /// Whether the first `members` since this side was in the call has come (see the type's rule).
     var joined = false
     var ringDeadline: Instant?
@@ -51,7 +56,7 @@ public struct GroupCallSession: Sendable, CustomStringConvertible {
     /// Whether this side is in the call (accepted, not ended).
     public var isIn: Bool { state == .connecting || state == .inProgress }
 
-    public var nextTimeout: Instant? { isActive ? ringDeadline : nil }
+    public var nextTimeout: Instant? { isActive ? [ringDeadline, resumeDeadline].compactMap { $0 }.min() : nil }
 
     public var description: String {
         "group \(callId) [\(txCode)] \(state) members \(members.map(\.description).joined(separator: ", "))"
@@ -70,6 +75,7 @@ public struct GroupCallSession: Sendable, CustomStringConvertible {
     mutating func end(_ reason: CallEndReason, _ out: inout [CallOutput]) {
         guard isActive else { return }
         ringDeadline = nil
+        resumeDeadline = nil
         for member in legs.keys.sorted() { out.append(.action(.closePeer(callId: leg(member)))) }
         legs = [:]
         state = .ended
@@ -233,7 +239,9 @@ public struct GroupCallSession: Sendable, CustomStringConvertible {
     }
 
     mutating func handleTimeout(now: Instant, _ out: inout [CallOutput]) {
-        guard isActive, let deadline = ringDeadline, now >= deadline, state == .ringing else { return }
+        guard isActive else { return }
+        if let deadline = resumeDeadline, now >= deadline { return signalingResumeFailed(&out) }
+        guard let deadline = ringDeadline, now >= deadline, state == .ringing else { return }
         end(.noAnswer, &out)
     }
 }
