@@ -16,7 +16,7 @@ public enum SignalingServerError: Error, Hashable, Sendable, CustomStringConvert
         case .tls(let reason):
             "signaling server TLS: \(reason)"
         case .secretTooShort(let bytes, let minimum):
-            "the secret has \(bytes) bytes; HMAC-SHA256 keys need at least \(minimum) (RFC 7518 §3.2): use e.g. `openssl rand -hex 32`"
+            "the secret has \(bytes) bytes; HS256 needs at least \(minimum) (RFC 7518 §3.2; the push signature, HMAC-SHA256, the same): use e.g. `openssl rand -hex 32`"
         case .badPushWebhook(let url):
             "the push webhook \"\(url)\" is not an http:// or https:// URL"
         }
