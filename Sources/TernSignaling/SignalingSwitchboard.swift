@@ -250,8 +250,8 @@ public final class SignalingSwitchboard: Sendable {
     }
 
     /// What every node of one shared router must agree on: token checks on or off, the limits.
-    public var routerConfiguration: (verifiesTokens: Bool, limits: SignalingLimits) {
-        state.withLock { ($0.router.verifiesTokens, $0.router.limits) }
+    public var routerConfiguration: (verifiesTokens: Bool, limits: SignalingLimits, push: SignalingPushPolicy) {
+        state.withLock { ($0.router.verifiesTokens, $0.router.limits, $0.router.push) }
     }
 
     /// Whether the router accepts any token (no secret).

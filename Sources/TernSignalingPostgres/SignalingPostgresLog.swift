@@ -179,6 +179,12 @@ public final class SignalingPostgresLog: SignalingSequencer, Sendable {
                 guard router.limits == mine.limits else {
                     throw SignalingPostgresError.configurationMismatch("the other nodes use other SignalingLimits")
                 }
+                guard router.push == mine.push else {
+                    // Every node applies every invite: one pushing and one answering `unavailable`
+                    // would build different states from the same log.
+                    throw SignalingPostgresError.configurationMismatch(
+                        "the other nodes push invitations \(router.push.rawValue), this one \(mine.push.rawValue) (--push-webhook, --push-always)")
+                }
                 switchboard.restore(router)
                 state.withLock { $0.applied = seq }
             }

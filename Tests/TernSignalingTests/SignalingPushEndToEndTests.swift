@@ -19,7 +19,7 @@ func next(_ client: SignalingClient, within seconds: Double) async -> SignalingM
 }
 
 /// Whether `condition` holds within `seconds` (polled).
-func eventually(seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+func eventually(seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -40,7 +40,7 @@ struct SignalingPushEndToEndTests {
         let url = "ws://127.0.0.1:\(try await server.start())/v1"
         let alice = try await SignalingClient.connect(url: url)
         try await alice.register(user: "alice", token: "dev")
-        #expect(await next(alice, within: 5) == .registered(user: "alice"))
+        #expect(await next(alice, within: 30) == .registered(user: "alice"))
         return (server, webhook, alice, url)
     }
 
@@ -51,9 +51,11 @@ struct SignalingPushEndToEndTests {
         let sent = ContinuousClock.now
         try await alice.send(.invite(Invite(callId: "c1", to: "bob", media: .audioVideo,
                                             attachedData: [AttachedData(dataName: "door", dataValue: "front")], timeoutMs: 20000)))
-        #expect(await receiver.waitFor(1, seconds: 1))
+        #expect(await receiver.waitFor(1, seconds: 30))
         let push = try #require(receiver.received.first)
-        #expect(push.at - sent < .seconds(1))
+        // Prompt, not at the end of the ring time (the 1 s figure is Interop/signaling/push-wakeup's,
+        // which runs alone; a full parallel run on 2 cores can starve this one for seconds).
+        #expect(push.at - sent < .seconds(10))
         let invitation = try PushInvitation.verify(body: push.body, signature: push.signature ?? "", secret: Self.pushSecret,
                                                    nowEpochMs: Int64(Date().timeIntervalSince1970 * 1000))
         #expect(invitation.callId == "c1" && invitation.from == "alice" && invitation.to == "bob")
@@ -64,13 +66,13 @@ struct SignalingPushEndToEndTests {
         try await Task.sleep(for: .seconds(3))
         let bob = try await SignalingClient.connect(url: url)
         try await bob.register(user: "bob", token: "dev")
-        #expect(await next(bob, within: 5) == .registered(user: "bob"))
-        guard case .invite(let invite)? = await next(bob, within: 5) else { Issue.record("no pending invite"); return }
+        #expect(await next(bob, within: 30) == .registered(user: "bob"))
+        guard case .invite(let invite)? = await next(bob, within: 30) else { Issue.record("no pending invite"); return }
         #expect(invite.callId == "c1" && invite.from == "alice")
         try await bob.send(.ringing(callId: "c1"))
-        #expect(await next(alice, within: 5) == .ringing(callId: "c1"))
+        #expect(await next(alice, within: 30) == .ringing(callId: "c1"))
         try await bob.send(.accept(callId: "c1"))
-        #expect(await next(alice, within: 5) == .accept(callId: "c1"))
+        #expect(await next(alice, within: 30) == .accept(callId: "c1"))
         #expect(await eventually { webhook.counters.delivered == 1 } && webhook.counters.failures == 0)
         await alice.close()
         await bob.close()
@@ -83,7 +85,7 @@ struct SignalingPushEndToEndTests {
         let receiver = PushWebhookReceiver(failFirst: 3)
         let (server, webhook, alice, url) = try await Self.start(receiver)
         try await alice.send(.invite(Invite(callId: "c1", to: "bob", timeoutMs: 20000)))
-        #expect(await receiver.waitFor(4, seconds: 5))
+        #expect(await receiver.waitFor(4, seconds: 30))
         #expect(await eventually { webhook.counters.delivered == 1 })
         #expect(webhook.counters.failures == 3)
         #expect(webhook.counters.delivered == 1)
@@ -92,8 +94,8 @@ struct SignalingPushEndToEndTests {
         #expect(bodies.count == 1, "a retry sends the same signed body")
         let bob = try await SignalingClient.connect(url: url)
         try await bob.register(user: "bob", token: "dev")
-        #expect(await next(bob, within: 5) == .registered(user: "bob"))
-        guard case .invite? = await next(bob, within: 5) else { Issue.record("no pending invite"); return }
+        #expect(await next(bob, within: 30) == .registered(user: "bob"))
+        guard case .invite? = await next(bob, within: 30) else { Issue.record("no pending invite"); return }
         await alice.close()
         await bob.close()
         await server.shutdown()
@@ -108,9 +110,9 @@ struct SignalingPushEndToEndTests {
         let url = "ws://127.0.0.1:\(try await server.start())/v1"
         let alice = try await SignalingClient.connect(url: url)
         try await alice.register(user: "alice", token: "dev")
-        _ = await next(alice, within: 5)
+        _ = await next(alice, within: 30)
         try await alice.send(.invite(Invite(callId: "c1", to: "bob", timeoutMs: 1500)))
-        #expect(await next(alice, within: 5) == .timeout(callId: "c1"))
+        #expect(await next(alice, within: 30) == .timeout(callId: "c1"))
         try await Task.sleep(for: .milliseconds(300))
         #expect(webhook.counters.failures >= 1, "AsyncHTTPClient keeps reconnecting within one try until its deadline")
         #expect(webhook.counters.expired == 1 && webhook.counters.delivered == 0)

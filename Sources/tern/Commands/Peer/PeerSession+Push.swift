@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import TernCall
 import TernSignaling
@@ -18,7 +19,9 @@ extension PeerSession {
         let listener = SignalingPushListener(host: wait.host, port: wait.port) { body, signature in
             let now = timeline.elapsedMilliseconds
             arrival.record(now)
-            timeline.log("push", "push received (\(body.count) bytes)", fields: ["event": .string("push")])
+            // Wall-clock time too, so a rig can time the push against another process's invite.
+            let wallMs = Int(Date().timeIntervalSince1970 * 1000)
+            timeline.log("push", "push received (\(body.count) bytes)", fields: ["event": .string("push"), "wallMs": .int(wallMs)])
             Task { await agent.handlePushMessage(CallPushMessage(body: body, signature: signature)) }
         }
         let port: Int
