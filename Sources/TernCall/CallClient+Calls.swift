@@ -33,23 +33,33 @@ extension CallClient {
     }
 
     /// Answers the ringing incoming call: sends `accept`, `CONNECTING`; the driver
-    /// gets `awaitOffer`. `txCode` replaces the one taken from the invite.
-    public mutating func accept(media: MediaOptions, txCode: String? = nil, now: Instant) throws(CallError) -> [CallOutput] {
+    /// gets `awaitOffer`. `txCode` replaces the one taken from the invite. `attachedData`: in a
+    /// group call, this invitee's own data, which every member sees in `members` (a one-to-one
+    /// accept carries none).
+    public mutating func accept(media: MediaOptions, txCode: String? = nil, attachedData: [AttachedData] = [],
+                                now: Instant) throws(CallError) -> [CallOutput] {
         guard state == .running else { throw .clientNotRunning(state) }
         if isInGroup {
             if let group = currentGroup {
                 try checkMeshSize(group.invite.to.count, video: media.video || group.invite.media.video)
             }
-            return try withGroup { (group, out) throws(CallError) in try group.accept(media: media, txCode: txCode, &out) }
+            return try withGroup { (group, out) throws(CallError) in
+                try group.accept(media: media, txCode: txCode, attachedData: attachedData, &out)
+            }
         }
         return try withCall(nil) { (session, out) throws(CallError) in
             try session.accept(media: media, txCode: txCode, now: now, &out)
         }
     }
 
-    /// Refuses the ringing incoming call.
-    public mutating func reject(reason: RejectReason = .declined, now: Instant) throws(CallError) -> [CallOutput] {
-        if isInGroup { return try withGroup { (group, out) throws(CallError) in try group.reject(reason: reason, &out) } }
+    /// Refuses the ringing incoming call (`attachedData`: as for `accept`, group calls only).
+    public mutating func reject(reason: RejectReason = .declined, attachedData: [AttachedData] = [],
+                                now: Instant) throws(CallError) -> [CallOutput] {
+        if isInGroup {
+            return try withGroup { (group, out) throws(CallError) in
+                try group.reject(reason: reason, attachedData: attachedData, &out)
+            }
+        }
         return try withCall(nil) { (session, out) throws(CallError) in try session.reject(reason: reason, &out) }
     }
 

@@ -49,7 +49,7 @@ extension CallSession {
             guard role == .caller, isUnanswered else { return }
             answered(now: now, &out)
             out.append(.action(.createOffer(callId: callId, media: media)))
-        case .reject(_, let reason):
+        case .reject(_, let reason, _):
             guard isUnanswered else { return }
             end(reason == .busy ? .busy : .rejected, &out)
         case .timeout:

@@ -72,8 +72,8 @@ public actor SignalingClient {
         guard !isClosed else { throw .transport(.closed) }
         switch message {
         case .invite(let invite): outgoingCalls.insert(invite.callId)
-        case .accept(let id): activeCalls.insert(id)
-        case .reject(let id, _), .cancel(let id), .hangup(let id): callEnded(id)
+        case .accept(let id, _): activeCalls.insert(id)
+        case .reject(let id, _, _), .cancel(let id), .hangup(let id): callEnded(id)
         default: break
         }
         do {
@@ -113,9 +113,9 @@ public actor SignalingClient {
             }
         case .invite(let invite):
             if await handleInvite(invite) == false { return }
-        case .accept(let id):
+        case .accept(let id, _):
             if outgoingCalls.remove(id) != nil { activeCalls.insert(id) }
-        case .reject(let id, _), .cancel(let id), .hangup(let id), .timeout(let id), .answeredElsewhere(let id),
+        case .reject(let id, _, _), .cancel(let id), .hangup(let id), .timeout(let id), .answeredElsewhere(let id),
              .rejectedElsewhere(let id):
             callEnded(id)
         case .assigned(_, _, let agent):

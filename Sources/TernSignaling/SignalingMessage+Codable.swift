@@ -28,10 +28,11 @@ extension SignalingMessage: Codable {
                 rejectPolicy: try c.decodeIfPresent(RejectPolicy.self, forKey: .rejectPolicy),
                 invitePolicy: try c.decodeIfPresent(InvitePolicy.self, forKey: .invitePolicy)))
         case "ringing": self = .ringing(callId: try string(.callId))
-        case "accept": self = .accept(callId: try string(.callId))
+        case "accept": self = .accept(callId: try string(.callId), attachedData: try attached())
         case "reject":
             self = .reject(callId: try string(.callId),
-                           reason: try c.decodeIfPresent(RejectReason.self, forKey: .reason) ?? .declined)
+                           reason: try c.decodeIfPresent(RejectReason.self, forKey: .reason) ?? .declined,
+                           attachedData: try attached())
         case "cancel":
             if let to = try c.decodeIfPresent([String].self, forKey: .to) {
                 self = .cancelInvitees(callId: try string(.callId), to: to)
@@ -113,12 +114,17 @@ extension SignalingMessage: Codable {
             try c.encodeIfPresent(invite.timeoutMs, forKey: .timeoutMs)
             try c.encodeIfPresent(invite.rejectPolicy, forKey: .rejectPolicy)
             try c.encodeIfPresent(invite.invitePolicy, forKey: .invitePolicy)
-        case .ringing(let id), .accept(let id), .cancel(let id), .hangup(let id), .timeout(let id),
+        case .accept(let id, let attachedData):
+            try c.encode(id, forKey: .callId)
+            // Only when there is some: a one-to-one accept keeps the frame protocol v1 always had.
+            if !attachedData.isEmpty { try c.encode(attachedData, forKey: .attachedData) }
+        case .ringing(let id), .cancel(let id), .hangup(let id), .timeout(let id),
              .answeredElsewhere(let id), .rejectedElsewhere(let id):
             try c.encode(id, forKey: .callId)
-        case .reject(let id, let reason):
+        case .reject(let id, let reason, let attachedData):
             try c.encode(id, forKey: .callId)
             try c.encode(reason, forKey: .reason)
+            if !attachedData.isEmpty { try c.encode(attachedData, forKey: .attachedData) }
         case .description(let id, let description, let from, let to):
             try c.encode(id, forKey: .callId)
             try c.encode(description, forKey: .description)

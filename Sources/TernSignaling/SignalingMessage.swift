@@ -17,10 +17,12 @@ public enum SignalingMessage: Hashable, Sendable {
     case invite(Invite)
     /// Callee device → server → caller (forwarded once, from the first device that rings).
     case ringing(callId: String)
-    /// Callee device → server → caller: the call is answered by this device.
-    case accept(callId: String)
-    /// Callee device → server → caller, or server → caller with `.unavailable`.
-    case reject(callId: String, reason: RejectReason)
+    /// Callee device → server → caller: the call is answered by this device. In a group call
+    /// `attachedData` is the invitee's own data, reported to every member in `members`.
+    case accept(callId: String, attachedData: [AttachedData] = [])
+    /// Callee device → server → caller, or server → caller with `.unavailable`. In a group call
+    /// `attachedData` is reported in `members` as for `accept`.
+    case reject(callId: String, reason: RejectReason, attachedData: [AttachedData] = [])
     /// Caller → server → ringing devices: the caller gave up before an answer.
     case cancel(callId: String)
     /// Either party of an answered call → server → the other party.
@@ -124,7 +126,7 @@ public enum SignalingMessage: Hashable, Sendable {
     public var callId: String? {
         switch self {
         case .invite(let invite): invite.callId
-        case .ringing(let id), .accept(let id), .reject(let id, _), .cancel(let id), .hangup(let id),
+        case .ringing(let id), .accept(let id, _), .reject(let id, _, _), .cancel(let id), .hangup(let id),
              .timeout(let id), .answeredElsewhere(let id), .rejectedElsewhere(let id), .description(let id, _, _, _),
              .candidate(let id, _, _, _), .members(let id, _), .inviteMore(let id, _, _), .cancelInvitees(let id, _),
              .quit(let id), .ended(let id, _), .callStatus(let id, _):

@@ -217,8 +217,8 @@ public struct SignalingRouter: Codable, Sendable {
         switch message {
         case .invite(let invite): self.invite(invite, from: connection, user: user, now: now, into: &out)
         case .ringing(let id): ringing(id, from: connection, into: &out)
-        case .accept(let id): accept(id, from: connection, into: &out)
-        case .reject(let id, let reason): reject(id, reason: reason, from: connection, into: &out)
+        case .accept(let id, _): accept(id, from: connection, into: &out)
+        case .reject(let id, let reason, _): reject(id, reason: reason, from: connection, into: &out)
         case .cancel(let id): cancel(id, from: connection, into: &out)
         case .hangup(let id): hangup(id, from: connection, into: &out)
         case .description(let id, _, _, _), .candidate(let id, _, _, _): relay(message, callId: id, from: connection, into: &out)

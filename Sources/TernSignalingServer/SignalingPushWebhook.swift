@@ -2,7 +2,6 @@ public import TernSignaling
 import AsyncHTTPClient
 import Logging
 import NIOCore
-import NIOHTTP1
 import Synchronization
 import TernCore
 #if canImport(FoundationEssentials)

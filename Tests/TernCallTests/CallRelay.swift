@@ -178,7 +178,7 @@ final class CallRelay {
             call.ringing = []
             calls[callId] = call
             deliver(.accept(callId: callId), to: call.caller)
-        case .reject(_, let reason):
+        case .reject(_, let reason, _):
             guard var call = calls[callId], call.answeredBy == nil, call.ringing.contains(device) else { return }
             call.ringing.removeAll { $0 == device }
             call.rejects.append(reason)

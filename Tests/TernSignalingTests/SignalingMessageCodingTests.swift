@@ -36,6 +36,10 @@ struct SignalingMessageCodingTests {
         .candidate(callId: "g1", candidate: nil, to: "carol"),
         .callStatus(callId: "c1", state: nil),
         .callStatus(callId: "c1", state: .answered),
+        .accept(callId: "g1", attachedData: [AttachedData(dataName: "device", dataValue: "tablet")]),
+        .reject(callId: "g1", reason: .busy, attachedData: [AttachedData(dataName: "note", dataValue: "in a meeting")]),
+        .members(callId: "g1", members: [CallMember(user: "bob", state: .accepted, invitedBy: "alice",
+                                                    attachedData: [AttachedData(dataName: "device", dataValue: "tablet")])]),
     ]
 
     @Test("group wire shapes: to is a list with mode, cancel with to is cancelInvitees, a one-to-one invite keeps to as a string")
@@ -48,6 +52,8 @@ struct SignalingMessageCodingTests {
         #expect(SignalingCodec.encode(.invite(Invite(callId: "c1", to: "bob", media: MediaOptions())))
             == #"{"attachedData":[],"callId":"c1","media":{"audio":false,"data":false,"video":false},"to":"bob","type":"invite"}"#)
         #expect(SignalingCodec.encode(.callStatus(callId: "c1", state: nil)) == #"{"callId":"c1","type":"callStatus"}"#)
+        #expect(SignalingCodec.encode(.accept(callId: "c1")) == #"{"callId":"c1","type":"accept"}"#, "no data: the old frame")
+        #expect(SignalingCodec.encode(.reject(callId: "c1", reason: .busy)) == #"{"callId":"c1","reason":"busy","type":"reject"}"#)
     }
 
     @Test("every message type survives encode then decode", arguments: all)

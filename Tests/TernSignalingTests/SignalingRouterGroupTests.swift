@@ -44,6 +44,21 @@ struct SignalingRouterGroupTests {
         #expect(h.router.callCount == 1)
     }
 
+    @Test("an invitee's own data on its accept or reject is reported to every member")
+    func inviteeData() {
+        var h = Self.four()
+        _ = h.send(1, Self.groupInvite(["bob", "carol"]))
+        let note = [AttachedData(dataName: "note", dataValue: "driving")]
+        let rejected = h.send(3, .reject(callId: "g1", reason: .busy, attachedData: note))
+        guard case .members(_, let members)? = messages(rejected, to: 1).last else { Issue.record("no members"); return }
+        #expect(members.first { $0.user == "carol" }?.attachedData == note)
+        let device = [AttachedData(dataName: "device", dataValue: "tablet")]
+        let accepted = h.send(2, .accept(callId: "g1", attachedData: device))
+        guard case .members(_, let after)? = messages(accepted, to: 2).last else { Issue.record("no members"); return }
+        #expect(after.first { $0.user == "bob" }?.attachedData == device)
+        #expect(after.first { $0.user == "carol" }?.attachedData == note)
+    }
+
     @Test("descriptions and candidates go to the member named in to, delivered with from; without to they are refused")
     func meshRelay() {
         var h = Self.four()

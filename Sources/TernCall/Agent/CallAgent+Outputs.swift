@@ -54,7 +54,7 @@ extension CallAgent {
         }
         // A signaling client whose own rules are on (`SignalingClientOptions.autoAcceptAssignedCalls`)
         // has already accepted a queue agent's call; the server would refuse a second `accept`.
-        if case let .accept(callId) = message, let signaling, await signaling.activeCalls.contains(callId) { return }
+        if case let .accept(callId, _) = message, let signaling, await signaling.activeCalls.contains(callId) { return }
         if let callId = message.callId, core.isAwaitingResume(callId: callId) {
             // The server takes these only from the connection that resumed the call.
             guard heldSignals.count < Self.maxHeldSignals else {

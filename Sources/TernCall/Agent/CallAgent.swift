@@ -137,12 +137,15 @@ public actor CallAgent {
         return callId
     }
 
-    public func accept(media: MediaOptions, txCode: String? = nil) async throws(CallError) {
-        await process(try core.accept(media: media, txCode: txCode, now: clock.now()))
+    /// Answers the ringing call. `attachedData`: in a group call, this invitee's own data, which
+    /// every member sees in `members`.
+    public func accept(media: MediaOptions, txCode: String? = nil, attachedData: [AttachedData] = []) async throws(CallError) {
+        await process(try core.accept(media: media, txCode: txCode, attachedData: attachedData, now: clock.now()))
     }
 
-    public func reject(reason: RejectReason = .declined) async throws(CallError) {
-        await process(try core.reject(reason: reason, now: clock.now()))
+    /// Refuses the ringing call (`attachedData`: as for `accept`).
+    public func reject(reason: RejectReason = .declined, attachedData: [AttachedData] = []) async throws(CallError) {
+        await process(try core.reject(reason: reason, attachedData: attachedData, now: clock.now()))
     }
 
     public func cancel() async throws(CallError) {

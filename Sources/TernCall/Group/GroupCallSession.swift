@@ -108,18 +108,20 @@ public struct GroupCallSession: Sendable, CustomStringConvertible {
 
     // MARK: Application requests
 
-    mutating func accept(media: MediaOptions, txCode: String?, _ out: inout [CallOutput]) throws(CallError) {
+    mutating func accept(media: MediaOptions, txCode: String?, attachedData: [AttachedData] = [],
+                         _ out: inout [CallOutput]) throws(CallError) {
         guard !isCaller, state == .ringing else { throw .invalidCallState(operation: "accept", state: state) }
         if let txCode { self.txCode = txCode }
         self.media = media
         ringDeadline = nil
-        out.append(.send(.accept(callId: callId)))
+        out.append(.send(.accept(callId: callId, attachedData: attachedData)))
         enter(.connecting, &out)
     }
 
-    mutating func reject(reason: RejectReason, _ out: inout [CallOutput]) throws(CallError) {
+    mutating func reject(reason: RejectReason, attachedData: [AttachedData] = [],
+                         _ out: inout [CallOutput]) throws(CallError) {
         guard !isCaller, state == .ringing else { throw .invalidCallState(operation: "reject", state: state) }
-        out.append(.send(.reject(callId: callId, reason: reason)))
+        out.append(.send(.reject(callId: callId, reason: reason, attachedData: attachedData)))
         end(reason == .busy ? .busy : .rejected, &out)
     }
 

@@ -30,13 +30,37 @@ public struct CallMember: Codable, Hashable, Sendable {
     public var reason: RejectReason?
     /// The member who invited this one (the caller for the first invitees; `nil` for the caller).
     public var invitedBy: String?
+    /// The invitee's own data, sent with its `accept` or `reject` (absent on the wire when empty).
+    public var attachedData: [AttachedData]
 
     /// Creates a member entry.
-    public init(user: String, state: State, reason: RejectReason? = nil, invitedBy: String? = nil) {
+    public init(user: String, state: State, reason: RejectReason? = nil, invitedBy: String? = nil,
+                attachedData: [AttachedData] = []) {
         self.user = user
         self.state = state
         self.reason = reason
         self.invitedBy = invitedBy
+        self.attachedData = attachedData
+    }
+
+    private enum CodingKeys: String, CodingKey { case user, state, reason, invitedBy, attachedData }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        user = try c.decode(String.self, forKey: .user)
+        state = try c.decode(State.self, forKey: .state)
+        reason = try c.decodeIfPresent(RejectReason.self, forKey: .reason)
+        invitedBy = try c.decodeIfPresent(String.self, forKey: .invitedBy)
+        attachedData = try c.decodeIfPresent([AttachedData].self, forKey: .attachedData) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(user, forKey: .user)
+        try c.encode(state, forKey: .state)
+        try c.encodeIfPresent(reason, forKey: .reason)
+        try c.encodeIfPresent(invitedBy, forKey: .invitedBy)
+        if !attachedData.isEmpty { try c.encode(attachedData, forKey: .attachedData) }
     }
 }
 

@@ -21,6 +21,8 @@ struct SignalingGroupCall: Codable, Sendable {
         var deadline: Instant?
         /// The ring time the invitation was given, for devices that register later.
         var ringMs = 0
+        /// The invitee's own data, from its `accept` or `reject`.
+        var attachedData: [AttachedData] = []
 
         /// Devices that still ring: not rejected, and the invitation still pending.
         var ringingDevices: [SignalingConnectionID] {
@@ -35,7 +37,9 @@ struct SignalingGroupCall: Codable, Sendable {
             return .unavailable
         }
 
-        var wire: CallMember { CallMember(user: user, state: state, reason: reason, invitedBy: invitedBy) }
+        var wire: CallMember {
+            CallMember(user: user, state: state, reason: reason, invitedBy: invitedBy, attachedData: attachedData)
+        }
     }
 
     let id: String

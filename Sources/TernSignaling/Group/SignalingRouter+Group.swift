@@ -97,18 +97,20 @@ extension SignalingRouter {
             accepted(connection)
             guard group.members[index].state == .inviting else { return }
             update(id) { $0.members[index].state = .ringing }
-        case (.accept, .ringingDevice(let index)):
+        case (.accept(_, let data), .ringingDevice(let index)):
             accepted(connection)
             stats.accepts += 1
             let others = group.members[index].ringingDevices.filter { $0 != connection }
             update(id) {
                 $0.members[index].state = .accepted
+                $0.members[index].attachedData = data
                 $0.members[index].connection = connection
                 $0.members[index].deadline = nil
             }
             for device in others { send(.answeredElsewhere(callId: id), to: device, into: &out) }
-        case (.reject(_, let reason), .ringingDevice(let index)):
+        case (.reject(_, let reason, let data), .ringingDevice(let index)):
             accepted(connection)
+            if !data.isEmpty { update(id) { $0.members[index].attachedData = data } }
             memberDeviceGone(connection, member: index, of: id, reason: reason, into: &out)
         case (.hangup, .ringingDevice(let index)), (.quit, .ringingDevice(let index)):
             accepted(connection)
