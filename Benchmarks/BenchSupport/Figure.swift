@@ -65,6 +65,14 @@ public func threadCPUSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
+/// Seconds of CPU time the whole process used so far: every thread, user and system (getrusage).
+public func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 /// True when `BENCH_QUICK=1`: the executables then use fewer runs and iterations.
 public var quickMode: Bool {
     guard let value = getenv("BENCH_QUICK") else { return false }

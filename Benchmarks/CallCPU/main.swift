@@ -56,13 +56,6 @@ func log(_ message: String) {
     FileHandle.standardError.write(Data("CallCPU: \(message)\n".utf8))
 }
 
-/// CPU seconds this process used so far, every thread, user and system.
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-}
 
 /// One side of the call: a peer connection with an audio and a video transceiver, media pumped in
 /// real time, remote frames drained (they are decoded on the transport's thread either way).

@@ -47,12 +47,6 @@ func log(_ message: String) {
     FileHandle.standardError.write(Data("GroupCall: \(message)\n".utf8))
 }
 
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-}
 
 let names = ["alice", "bob", "carol", "dave"]
 let media = MediaOptions(audio: true, video: true, data: true)

@@ -110,14 +110,7 @@ extension SignalingRouter {
             if old != connection {
                 _ = call.reattach(old, to: connection)
                 calls[ExactKey(id)] = call
-                if var party = away[old] {
-                    party.callIds.removeAll { $0 == id }
-                    replay += party.held.filter { $0.callId == id }
-                    party.held.removeAll { $0.callId == id }
-                    away[old] = party.callIds.isEmpty ? nil : party
-                } else {
-                    send(.answeredElsewhere(callId: id), to: old, into: &out)
-                }
+                release(id, from: old, replay: &replay, into: &out)
             }
             stats.callsResumed += 1
             resumed.append(ResumedCall(callId: id, state: call.answeredBy == nil ? .ringing : .answered))
@@ -148,6 +141,15 @@ extension SignalingRouter {
         guard old != connection else { return true }
         group.members[index].connection = connection
         groups[ExactKey(id)] = group
+        release(id, from: old, replay: &replay, into: &out)
+        return true
+    }
+
+    /// Call `id` moved off `old`: its held messages join `replay` (an away connection), or `old`
+    /// (still open: half-open) is told `answeredElsewhere`.
+    private mutating func release(_ id: String, from old: SignalingConnectionID, replay: inout [SignalingMessage],
+                                  into out: inout [SignalingRouterAction])
+    {
         if var party = away[old] {
             party.callIds.removeAll { $0 == id }
             replay += party.held.filter { $0.callId == id }
@@ -156,6 +158,5 @@ extension SignalingRouter {
         } else {
             send(.answeredElsewhere(callId: id), to: old, into: &out)
         }
-        return true
     }
 }
