@@ -83,7 +83,7 @@ let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
                 let sent = clock.now
                 try await caller.send(.invite(Invite(callId: callId, to: "u\(pair + clientCount / 2)")))
                 while let message = await iterator.next() {
-                    if case .accept(let id) = message, id == callId { break }
+                    if case .accept(let id, _) = message, id == callId { break }
                 }
                 samples.append(clock.now - sent)
                 try await caller.send(.hangup(callId: callId))
