@@ -74,8 +74,12 @@ import TernTestSupport
 
     @Test func productionRetransmitsOnTheSystemClockWithoutTouchingOpenSSLState() async throws {
         let clientCertificate = try Certificates.shared(.ecdsaP256), serverCertificate = try Certificates.shared(.ecdsaP256)
-        let client = try DTLSEndpoint(configuration: .init(role: .client, certificate: clientCertificate,
-                                                           remoteFingerprints: [serverCertificate.fingerprint()]))
+        var configuration = DTLSConfiguration(role: .client, certificate: clientCertificate,
+                                              remoteFingerprints: [serverCertificate.fingerprint()])
+        // Not about the deadline: a full parallel run on 2 cores starved this task past the 30 s
+        // default, and the ended handshake had no timer left to wait for.
+        configuration.handshakeTimeout = .seconds(600)
+        let client = try DTLSEndpoint(configuration: configuration)
         #expect(!client.retransmissionFollowsCallerClock)
         let clock = SystemClock()
         client.start(now: clock.now())
