@@ -1,5 +1,5 @@
 public import TernCore
-public import TernSignaling
+import TernSignaling
 
 /// The signaling connection's lifecycle with automatic reconnect.
 ///

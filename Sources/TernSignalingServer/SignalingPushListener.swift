@@ -1,4 +1,4 @@
-public import TernSignaling
+import TernSignaling
 import Hummingbird
 import Logging
 import NIOCore

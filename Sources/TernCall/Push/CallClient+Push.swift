@@ -1,5 +1,5 @@
 public import TernCore
-public import TernSignaling
+import TernSignaling
 
 /// Invitations that reached this device by push (Docs/CALL.md "Invitations delivered by push").
 /// A push only says "a call may be ringing for you": the device connects (the server then delivers

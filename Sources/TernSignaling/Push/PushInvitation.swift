@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import TernCore
+import TernCore
 
 /// The body the signaling server POSTs to the application's push webhook when an invitee has no
 /// live connection (Docs/SIGNALING.md "Invitations delivered by push"), and what the app hands
