@@ -102,6 +102,22 @@ struct GroupCallCoreTests {
         #expect(h.clients["alice"]?.isOnCall == false)
     }
 
+    @Test("members listing more accepted members than the mesh limit open legs to the limit only")
+    func legsBoundedByTheMeshLimit() throws {
+        var client = CallClient()
+        client.localUser = "bob"
+        _ = try client.start(now: Harness.now)
+        _ = client.signalingConnected(now: Harness.now)
+        let invite = Invite(callId: "g1", from: "alice", to: ["alice", "bob"], mode: .group, media: .audioVideo)
+        _ = client.receive(.invite(invite), now: Harness.now)
+        _ = try client.accept(media: .audioVideo, now: Harness.now)
+        let many = (0..<40).map { CallMember(user: "m\($0)", state: .accepted) } + [CallMember(user: "bob", state: .accepted)]
+        let out = client.receive(.members(callId: "g1", members: many), now: Harness.now)
+        let offers = out.filter { if case .action(.createOffer) = $0 { true } else { false } }
+        #expect(offers.count == CallConfiguration().maxVideoMeshMembers - 1)
+        #expect(client.currentGroup?.legs.count == 3)
+    }
+
     @Test("a group invite while on another call is answered busy; the member shows rejected(busy)")
     func busyInvitee() throws {
         var h = Harness(["alice", "bob", "carol"])

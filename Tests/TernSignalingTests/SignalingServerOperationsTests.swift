@@ -12,7 +12,7 @@ struct SignalingServerOperationsTests {
     static func get(_ path: String, port: Int) async throws -> String {
         let connection = try RawConnection(port: port)
         connection.write("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
-        return await offPool { connection.readUntilClosed(timeoutSeconds: 30) } ?? ""
+        return await offPool { connection.readUntilClosed(timeoutSeconds: 120) } ?? ""
     }
 
     /// The value of the sample `name` (with its labels, as printed) in Prometheus text, if present.

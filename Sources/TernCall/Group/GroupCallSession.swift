@@ -190,7 +190,11 @@ public struct GroupCallSession: Sendable, CustomStringConvertible {
                 enter(.ringing, &out)
             }
         }
-        let others = members.filter { $0.state == .accepted && !$0.user.utf8.elementsEqual(localUser.utf8) }.map(\.user)
+        // At most the mesh limit's legs, whatever the server lists (it bounds the members; this
+        // side bounds the peer connections it opens): the earliest accepted members first.
+        let limit = (media.video ? configuration.maxVideoMeshMembers : configuration.maxAudioMeshMembers) - 1
+        let others = Array(members.filter { $0.state == .accepted && !$0.user.utf8.elementsEqual(localUser.utf8) }
+            .map(\.user).prefix(max(0, limit)))
         if isCaller, !others.isEmpty, state == .noCall || state == .ringing { enter(.connecting, &out) }
         guard isIn else { return }
         let newcomer = !joined && !isCaller
