@@ -7,11 +7,7 @@ extension CallSession {
     func send(_ envelope: ManageCallEnvelope, operation: String,
               _ out: inout [CallOutput]) throws(CallError) {
         guard state == .inProgress else { throw .callNotInProgress(operation: operation, state: state) }
-        let bytes = envelope.encoded()
-        guard bytes.count <= ManageCallEnvelope.maximumSize else {
-            throw .envelopeTooLarge(size: bytes.count, limit: ManageCallEnvelope.maximumSize)
-        }
-        out.append(.sendManageCall(callId: callId, bytes: bytes))
+        out.append(.sendManageCall(callId: callId, bytes: try envelope.encodedForSending()))
     }
 
     /// This app is back from an operation: the camera resumes (if an operation paused

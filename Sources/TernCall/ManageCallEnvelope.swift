@@ -13,6 +13,13 @@ public struct ManageCallEnvelope: Hashable, Sendable, CustomStringConvertible {
     /// The largest envelope sent or accepted: 64 KiB.
     public static let maximumSize = 64 * 1024
 
+    /// The envelope's bytes for sending; refused past `maximumSize` (the other side would refuse them).
+    func encodedForSending() throws(CallError) -> [UInt8] {
+        let bytes = encoded()
+        guard bytes.count <= Self.maximumSize else { throw .envelopeTooLarge(size: bytes.count, limit: Self.maximumSize) }
+        return bytes
+    }
+
     /// The `eventType` member (see `ManageCallEnvelope.EventType` for the known ones).
     public var eventType: String
     /// The `manageCallEventData` list, in order.

@@ -9,6 +9,17 @@ public enum RejectReason: String, Codable, Hashable, Sendable {
     case unavailable
 }
 
+extension RejectReason {
+    /// What the caller is told when every ringing device is gone: declined over busy over
+    /// unavailable (devices that left, or none).
+    static func combined(_ reasons: some Sequence<RejectReason>) -> RejectReason {
+        let reasons = Set(reasons)
+        if reasons.contains(.declined) { return .declined }
+        if reasons.contains(.busy) { return .busy }
+        return .unavailable
+    }
+}
+
 extension RejectReason: CaseIterable, CustomStringConvertible {
     /// The wire string.
     public var description: String { rawValue }

@@ -57,13 +57,8 @@ struct SignalingCall: Codable, Sendable {
         return nil
     }
 
-    /// The reason the caller gets when every device is gone: declined over busy over unavailable.
-    var combinedRejectReason: RejectReason {
-        let reasons = Set(rejections.values)
-        if reasons.contains(.declined) { return .declined }
-        if reasons.contains(.busy) { return .busy }
-        return .unavailable
-    }
+    /// The reason the caller gets when every device is gone (`RejectReason.combined`).
+    var combinedRejectReason: RejectReason { .combined(rejections.values) }
 
     enum Role {
         case caller, answerer, ringingDevice, outsider

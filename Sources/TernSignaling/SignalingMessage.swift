@@ -150,6 +150,12 @@ public enum SignalingMessage: Hashable, Sendable {
 }
 
 extension SignalingMessage {
+    /// Whether this is an `invite` (it names a call id that must not exist yet).
+    var isInvite: Bool {
+        if case .invite = self { return true }
+        return false
+    }
+
     /// True for the messages of a call's life cycle: invite, ringing, accept, reject, cancel,
     /// hangup, timeout, answeredElsewhere, rejectedElsewhere, and the group call's members,
     /// inviteMore, cancel with `to`, quit and ended.

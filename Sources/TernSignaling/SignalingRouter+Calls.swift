@@ -52,7 +52,7 @@ extension SignalingRouter {
             invitation: push == .off ? nil : .invite(delivered), deadline: now + .milliseconds(timeoutMs),
             rejectPolicy: policy)
         for device in devices { send(.invite(delivered), to: device, into: &out) }
-        for callee in invite.to where push == .always || push == .whenOffline && devicesByUser[ExactKey(callee), default: []].allSatisfy({ $0 == connection }) {
+        for callee in invite.to where pushes(reachable: devicesByUser[ExactKey(callee), default: []].contains { $0 != connection }) {
             requestPush(delivered, to: callee, via: connection, ringMs: timeoutMs, into: &out)
         }
     }

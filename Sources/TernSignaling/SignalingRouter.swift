@@ -211,7 +211,7 @@ public struct SignalingRouter: Codable, Sendable {
                 code: .notRegistered, message: "\(wait) \(message.type)", callId: message.callId), into: &out)
         }
         if case .callStatus(let id, _) = message { return callStatus(id, from: connection, user: user, into: &out) }
-        if let id = message.callId, groups[ExactKey(id)] != nil, message.type != "invite" {
+        if let id = message.callId, groups[ExactKey(id)] != nil, !message.isInvite {
             return dispatchGroup(message, id: id, from: connection, user: user, now: now, into: &out)
         }
         switch message {

@@ -153,10 +153,7 @@ public struct GroupCallSession: Sendable, CustomStringConvertible {
     /// A `sendMessage` envelope to one member, or to every connected member.
     func sendMessage(_ data: [AttachedData], to member: String?, _ out: inout [CallOutput]) throws(CallError) {
         guard state == .inProgress else { throw .callNotInProgress(operation: "send a message", state: state) }
-        let bytes = ManageCallEnvelope(eventType: ManageCallEnvelope.EventType.sendMessage, data: data).encoded()
-        guard bytes.count <= ManageCallEnvelope.maximumSize else {
-            throw .envelopeTooLarge(size: bytes.count, limit: ManageCallEnvelope.maximumSize)
-        }
+        let bytes = try ManageCallEnvelope(eventType: ManageCallEnvelope.EventType.sendMessage, data: data).encodedForSending()
         let targets = member.map { [$0] } ?? legs.filter { $0.value == .connected }.keys.sorted()
         guard let first = targets.first, member == nil || legs[first] == .connected else {
             throw .noSuchMember(callId: callId, member: member ?? "")

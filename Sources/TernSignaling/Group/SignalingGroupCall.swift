@@ -29,13 +29,8 @@ struct SignalingGroupCall: Codable, Sendable {
             state.isPending ? devices.filter { rejections[$0] == nil } : []
         }
 
-        /// The reason when every device is gone: declined over busy over unavailable.
-        var combinedRejectReason: RejectReason {
-            let reasons = Set(rejections.values)
-            if reasons.contains(.declined) { return .declined }
-            if reasons.contains(.busy) { return .busy }
-            return .unavailable
-        }
+        /// The reason when every device is gone (`RejectReason.combined`).
+        var combinedRejectReason: RejectReason { .combined(rejections.values) }
 
         var wire: CallMember {
             CallMember(user: user, state: state, reason: reason, invitedBy: invitedBy, attachedData: attachedData)

@@ -61,7 +61,7 @@ extension SignalingRouter {
             return
         }
         for device in devices { send(.invite(invite), to: device, into: &out) }
-        if devices.isEmpty || push == .always { requestPush(invite, to: user, via: inviter, ringMs: ringMs, into: &out) }
+        if pushes(reachable: !devices.isEmpty) { requestPush(invite, to: user, via: inviter, ringMs: ringMs, into: &out) }
     }
 
     /// The invite member `index`'s devices get: every member listed so far, the caller first.

@@ -9,6 +9,9 @@ struct EndedCall: Codable, Sendable {
 /// asks its driver to push an invitation, rings devices that register while it is pending, and
 /// answers `callStatus` for a device a push woke.
 extension SignalingRouter {
+    /// Whether an invitee is pushed: always, or when none of its devices can ring.
+    func pushes(reachable: Bool) -> Bool { push == .always || (push == .whenOffline && !reachable) }
+
     /// Asks the driver to push `invite` to `user`, through the node that holds `via` (the inviter).
     mutating func requestPush(_ invite: Invite, to user: String, via: SignalingConnectionID, ringMs: Int,
                               into out: inout [SignalingRouterAction])
