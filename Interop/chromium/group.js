@@ -7,11 +7,16 @@
 // Query: sig=ws://…/v1  user=NAME  call=A,B (invite them: the page is the caller) | answer=1 (join
 // the group call that rings)  mediaMs=MS (media time once every leg is up; then the caller ends the
 // call for everyone, a member quits — unless the call ends first)
+//   reject=declined|busy   answer the invite with a reject instead       ring=1   ring, never answer
+//   inviteMore=A,B         once every leg is up, invite them into the running call
+//   cancel=A               cancel A's invitation as soon as A rings (the call goes on)
+//   timeoutMs=MS           how long each invitation rings (default 30000)
 'use strict';
 
 const q = new URLSearchParams(location.search);
 const P = { sig: q.get('sig'), user: q.get('user') || 'chrome', call: q.get('call'), answer: q.get('answer') === '1',
-            mediaMs: +(q.get('mediaMs') || 6000) };
+            mediaMs: +(q.get('mediaMs') || 6000), reject: q.get('reject'), ring: q.get('ring') === '1',
+            inviteMore: q.get('inviteMore'), cancel: q.get('cancel'), timeoutMs: +(q.get('timeoutMs') || 30000) };
 const T0 = performance.now();
 const R = { userAgent: navigator.userAgent, params: P, events: [], errors: [], members: [], legs: {}, ended: null };
 const ms = () => Math.round(performance.now() - T0);
@@ -22,7 +27,7 @@ const post = (path, body) => fetch(path, { method: 'POST', headers: { 'content-t
 window.onerror = (m, s, l) => fail(`uncaught ${m} at ${l}`);
 window.onunhandledrejection = e => fail(`unhandled rejection ${e.reason}`);
 
-let ws, callId = null, local = null, joined = false, finished = false, upAt = null;
+let ws, callId = null, local = null, joined = false, finished = false, upAt = null, invitedMore = !P.inviteMore, cancelled = !P.cancel;
 const pcs = {};          // member -> RTCPeerConnection
 let chain = Promise.resolve();
 const send = m => ws.send(JSON.stringify(m));
@@ -60,7 +65,8 @@ async function onSignal(m) {
       await post('/event', { event: 'registered' });
       if (P.call) {
         callId = `chrome-${Date.now()}`;
-        send({ type: 'invite', callId, to: P.call.split(','), mode: 'group', media: { audio: true, video: true, data: false } });
+        send({ type: 'invite', callId, to: P.call.split(','), mode: 'group', media: { audio: true, video: true, data: false },
+               timeoutMs: P.timeoutMs });
         log(`invited ${P.call}`);
       }
       break;
@@ -69,12 +75,28 @@ async function onSignal(m) {
       callId = m.callId;
       log(`group invite ${callId} from ${m.from}: ${m.to.join(', ')}`);
       send({ type: 'ringing', callId });
+      if (P.reject) {
+        send({ type: 'reject', callId, reason: P.reject });
+        log(`rejected (${P.reject})`); R.ended = `rejectedByUs(${P.reject})`; await finish(); break;
+      }
+      if (P.ring) { log('ringing, not answering'); break; }
       await media();
       send({ type: 'accept', callId });
       break;
     case 'members': {
       R.members = m.members;
+      for (const x of m.members) {   // every state each member went through, as this page saw it
+        const seen = (R.memberStates = R.memberStates || {})[x.user] = R.memberStates[x.user] || [];
+        const state = x.state + (x.reason ? `(${x.reason})` : '');
+        if (seen[seen.length - 1] !== state) seen.push(state);
+      }
       log('members ' + m.members.map(x => `${x.user} ${x.state}`).join(', '));
+      if (!cancelled && m.members.some(x => x.user === P.cancel && x.state === 'ringing')) {
+        cancelled = true;
+        send({ type: 'cancel', callId, to: [P.cancel] });
+        log(`cancelled the invitation of ${P.cancel}`);
+      }
+      if (P.ring || !m.members.some(x => x.user === P.user && x.state === 'accepted')) break;
       const others = m.members.filter(x => x.state === 'accepted' && x.user !== P.user).map(x => x.user);
       const newcomer = !joined && !P.call;
       joined = true;
@@ -102,7 +124,7 @@ async function onSignal(m) {
       if (pcs[m.from] && m.candidate) await pcs[m.from].addIceCandidate(m.candidate).catch(e => fail(`candidate from ${m.from}: ${e}`));
       break;
     case 'ended': log(`ended (${m.reason})`); R.ended = m.reason; await finish(); break;
-    case 'cancel': case 'timeout': log(m.type); R.ended = m.type; await finish(); break;
+    case 'cancel': case 'timeout': case 'answeredElsewhere': log(m.type); R.ended = m.type; await finish(); break;
     case 'error': fail(`server error ${m.code}: ${m.message}`); break;
   }
 }
@@ -148,8 +170,15 @@ async function finish() {
 setInterval(async () => {
   if (finished || !callId) return;
   const legs = Object.values(R.legs);
-  if (upAt === null && legs.length && legs.every(l => l.state === 'connected')
-      && !R.members.some(x => x.state === 'inviting' || x.state === 'ringing')) { upAt = ms(); log('every leg connected'); }
+  const settled = legs.length && legs.every(l => l.state === 'connected' || l.state === 'left')
+      && !R.members.some(x => x.state === 'inviting' || x.state === 'ringing');
+  if (settled && !invitedMore) {
+    invitedMore = true;
+    send({ type: 'inviteMore', callId, to: P.inviteMore.split(','), timeoutMs: P.timeoutMs });
+    log(`invited ${P.inviteMore} into the running call`);
+    return;
+  }
+  if (upAt === null && settled && invitedMore && legs.some(l => l.state === 'connected')) { upAt = ms(); log('every leg connected'); }
   if (upAt !== null && ms() - upAt >= P.mediaMs) {
     send({ type: P.call ? 'hangup' : 'quit', callId });
     log(P.call ? 'ended the call for everyone' : 'quit');

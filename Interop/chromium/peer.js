@@ -5,6 +5,8 @@
 // Query parameters:
 //   sig=ws://127.0.0.1:PORT/v1   signaling URL            user=NAME     our user id
 //   call=OTHER | answer=1        call OTHER, or answer the first invite
+//   firstAnswer=1                with call=A,B,C: ring them all, the first to accept has the call
+//                                (Docs/SIGNALING.md "First answer wins": then a one-to-one call)
 //   audio=1 video=1 data=1       media we send / ask for (fake devices)
 //   echo=1                       echo every message on channels the remote opens (not manage-call)
 //   ternEcho=N                   the remote runs an echo run of N messages on 'tern-data': done when N came
@@ -35,7 +37,7 @@ const P = {
   dcExtra: q.get('dcExtra') === '1', dcMax: q.get('dcMax') === '1', tone: +(q.get('tone') || 0), mediaMs: +(q.get('mediaMs') || 0),
   envelopes: q.get('envelopes') === '1', mode: q.get('mode') || 'normal', holdMs: +(q.get('holdMs') || 2000),
   finishBy: q.get('finishBy') || 'hangup', waitRunner: q.get('waitRunner') === '1', cancelAfterMs: +(q.get('cancelAfterMs') || 0),
-  acceptVideo: q.get('acceptVideo') === '1', statsMs: +(q.get('statsMs') || 0),
+  acceptVideo: q.get('acceptVideo') === '1', statsMs: +(q.get('statsMs') || 0), firstAnswer: q.get('firstAnswer') === '1',
 };
 
 const T0 = performance.now();
@@ -141,6 +143,7 @@ async function onSignal(m) {
     case 'cancel': log('remote cancelled'); R.endedBy = 'remote cancel'; await finish('remote cancel'); break;
     case 'reject': log(`rejected: ${m.reason}`); R.endedBy = `reject ${m.reason}`; await finish('rejected'); break;
     case 'timeout': log('ring timeout'); R.endedBy = 'timeout'; await finish('timeout'); break;
+    case 'answeredElsewhere': log('answered elsewhere'); R.endedBy = 'answeredElsewhere'; await finish('answeredElsewhere'); break;
     case 'error': fail(`signaling error ${m.code}: ${m.message}`); break;
     default: log(`signal ${m.type}`);
   }
@@ -149,7 +152,8 @@ async function onSignal(m) {
 async function placeCall() {
   callId = R.callId = 'chrome-' + Math.random().toString(16).slice(2);
   startStatsLines();
-  send({ type: 'invite', callId, to: P.call, media: { audio: P.audio, video: P.video, data: P.data }, timeoutMs: 30000 });
+  const to = P.firstAnswer ? { to: P.call.split(','), mode: 'firstAnswer' } : { to: P.call };
+  send({ type: 'invite', callId, ...to, media: { audio: P.audio, video: P.video, data: P.data }, timeoutMs: 30000 });
   log(`invited ${P.call} (${callId})`);
   if (P.mode === 'cancel') {
     if (P.cancelAfterMs) await sleep(P.cancelAfterMs);

@@ -11,6 +11,8 @@ final class GroupMember: Sendable {
         var callStates: [String] = []
         var endReason: String?
         var callId: String?
+        /// Who invited this member (set when the group invite arrives, answered or not).
+        var invitedBy: String?
         /// Every member's state transitions as this member saw them in `members`, deduplicated.
         var memberStates: [String: [String]] = [:]
         var messagesFrom: [String] = []
@@ -46,9 +48,14 @@ final class GroupMember: Sendable {
         return Task {
             for await event in agent.events {
                 switch event {
-                case let .call(.incomingCall(invite, _)) where answering:
-                    observed.withLock { $0.callId = invite.callId }
-                    timeline.log("call", "\(name): invited by \(invite.from ?? "?") (\(invite.to.joined(separator: ", "))); accepting")
+                case let .call(.incomingCall(invite, _)):
+                    observed.withLock {
+                        $0.callId = invite.callId
+                        $0.invitedBy = invite.from ?? "?"
+                    }
+                    timeline.log("call", "\(name): invited by \(invite.from ?? "?") (\(invite.to.joined(separator: ", ")))"
+                                 + (answering ? "; accepting" : ""))
+                    guard answering else { continue }
                     do { try await agent.accept(media: media ?? invite.media) } catch {
                         observed.withLock { $0.problems.append("accept: \(error)") }
                     }

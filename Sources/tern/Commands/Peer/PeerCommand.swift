@@ -137,6 +137,18 @@ struct PeerCommand: AsyncParsableCommand {
     @Flag(help: "A group call: with --call a,b,... invite them all into one call (a full mesh), or with --answer join the group call that rings; tone and video go to every member, and each member's are checked.")
     var group = false
 
+    @Option(help: ArgumentHelp("With --group: once this member's legs are up, invite these users into the running call.", valueName: "a,b,..."))
+    var inviteMore: String?
+
+    @Option(help: ArgumentHelp("With --group: cancel the invitation of this user as soon as it rings (repeatable); the call goes on.", valueName: "user"))
+    var cancelInvite: [String] = []
+
+    @Option(help: ArgumentHelp("Caller (and --invite-more): seconds each invitation rings before it times out (default 30).", valueName: "seconds"))
+    var ringTimeout: Double?
+
+    @Flag(help: "Caller: with --call a,b,... ring every one of them and let the first to accept have a one-to-one call (the others see answeredElsewhere).")
+    var firstAnswer = false
+
     @Option(help: ArgumentHelp("The tone this peer sends, Hz (default 440 as caller, 660 as answerer).", valueName: "hz"))
     var tone: Double?
 
@@ -156,9 +168,23 @@ struct PeerCommand: AsyncParsableCommand {
         }
         guard (callee != nil) != answer else { throw ValidationError("give exactly one of --call OTHER or --answer") }
         if group {
-            guard echoCount == nil, reject == nil, answerDelay == nil, cancelAfter == nil, requestVideoAfter == nil,
-                  restartIceAfter == nil, !offlineUntilPush, !trace.anyGiven
-            else { throw ValidationError("--group takes --call a,b or --answer with media options and --duration only") }
+            guard echoCount == nil, cancelAfter == nil, requestVideoAfter == nil, restartIceAfter == nil, !offlineUntilPush,
+                  !trace.anyGiven, !firstAnswer
+            else {
+                throw ValidationError("--group takes --call a,b or --answer with media options, --reject, --answer-delay, "
+                                      + "--invite-more, --cancel-invite, --ring-timeout and --duration only")
+            }
+        } else if inviteMore != nil || !cancelInvite.isEmpty {
+            throw ValidationError("--invite-more and --cancel-invite are for a group call (--group)")
+        }
+        if firstAnswer {
+            guard let callee, callee.contains(",") else { throw ValidationError("--first-answer rings several users: --call a,b,...") }
+        } else if !group, callee?.contains(",") == true {
+            throw ValidationError("--call takes one user; several need --group or --first-answer")
+        }
+        if let ringTimeout {
+            guard callee != nil || inviteMore != nil else { throw ValidationError("--ring-timeout is for the caller or --invite-more") }
+            guard (1...600).contains(ringTimeout) else { throw ValidationError("--ring-timeout must be between 1 and 600 seconds") }
         }
         if let tone { guard (50...4000).contains(tone) else { throw ValidationError("--tone must be 50-4000 Hz") } }
         guard attach.isEmpty || callee != nil else { throw ValidationError("--attach is for the caller (--call OTHER)") }
@@ -241,6 +267,13 @@ struct PeerCommand: AsyncParsableCommand {
         return .object(fields)
     }
 
+    private var ringTimeoutDuration: Duration { .milliseconds(Int((ringTimeout ?? 30) * 1000)) }
+
+    /// A comma-separated list of users (empty for nil).
+    private static func users(_ list: String?) -> [String] {
+        (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     func parsedPushListen() -> (host: String, port: Int)? {
         guard let colon = pushListen.lastIndex(of: ":"), let port = Int(pushListen[pushListen.index(after: colon)...]),
               (0...65535).contains(port), colon != pushListen.startIndex else { return nil }
@@ -306,11 +339,14 @@ struct PeerCommand: AsyncParsableCommand {
                            expectedToneHz: expectTone,
                            signalTLS: SignalingClientTLS(trustedRootPaths: signalCA.map { [$0] } ?? []),
                            videoSize: try parsedVideoSize(),
-                           pushWait: try pushWait()),
+                           pushWait: try pushWait(),
+                           firstAnswer: firstAnswer, ringTimeout: ringTimeoutDuration),
             timeline: timeline)
         if group {
-            var groupSession = PeerGroupSession(options: session.options, invitees: callee.map { $0.split(separator: ",").map(String.init) } ?? [],
-                                                toneHz: tone ?? (callee != nil ? 440 : 660), timeline: timeline)
+            let actions = PeerGroupSession.Actions(inviteMore: Self.users(inviteMore), cancelInvitees: cancelInvite.flatMap { Self.users($0) },
+                                                   ringTimeout: ringTimeoutDuration)
+            var groupSession = PeerGroupSession(options: session.options, invitees: Self.users(callee),
+                                                toneHz: tone ?? (callee != nil ? 440 : 660), actions: actions, timeline: timeline)
             let (summary, text) = await groupSession.run()
             timeline.summary(summary, text: text)
             if !groupSession.steps.allPassed { throw ExitCode(1) }

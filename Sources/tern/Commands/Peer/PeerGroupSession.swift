@@ -4,15 +4,38 @@ import TernSignaling
 
 /// `tern peer --group`: one member of a group call through a real signaling server. As caller
 /// (`--call a,b`) it invites everyone into one call and ends it for everyone after --duration; as
-/// answerer it accepts the group invite and stays until the call ends (or its --duration, then
-/// quits). It sends its tone and test pattern to every other member over its own leg and checks,
-/// per member, the tone heard and the video frames decoded.
+/// answerer it accepts the group invite (or rejects it with --reject, or lets it ring for
+/// --answer-delay) and stays until the call ends (or its --duration, then quits). Any member may
+/// invite more users once its legs are up (--invite-more) and cancel invitations still ringing
+/// (--cancel-invite). It sends its tone and test pattern to every other member over its own leg and
+/// checks, per member, the tone heard and the video frames decoded.
 struct PeerGroupSession {
+    /// What this member does to the call besides taking part.
+    struct Actions {
+        /// Invited once this member's legs are all up (`--invite-more`).
+        var inviteMore: [String] = []
+        /// Their invitations are cancelled as soon as they ring (`--cancel-invite`).
+        var cancelInvitees: [String] = []
+        /// How long each invitation rings before it times out (`--ring-timeout`).
+        var ringTimeout: Duration = .seconds(30)
+    }
+
     let options: PeerSession.Options
     let invitees: [String]
     let toneHz: Double
+    var actions = Actions()
     let timeline: Timeline
     var steps = StepLog()
+    /// When media started flowing to each member (its pump), for the media checks.
+    private var mediaSince: [String: ContinuousClock.Instant] = [:]
+
+    init(options: PeerSession.Options, invitees: [String], toneHz: Double, actions: Actions, timeline: Timeline) {
+        self.options = options
+        self.invitees = invitees
+        self.toneHz = toneHz
+        self.actions = actions
+        self.timeline = timeline
+    }
 
     var isCaller: Bool { !invitees.isEmpty }
 
@@ -34,13 +57,14 @@ struct PeerGroupSession {
         steps.pass("signaling", "registered as \(options.user) at \(url)")
         timeline.log("signal", "registered as \(options.user)", fields: ["event": .string("registered"), "user": .string(options.user)])
         let member = GroupMember(name: options.user, agent: agent, toneHz: toneHz, knownTones: nil)
-        let watcher = member.watch(answering: !isCaller, timeline: timeline, media: options.media)
+        let answersAtOnce = options.reject == nil && options.answerDelay == nil
+        let watcher = member.watch(answering: !isCaller && answersAtOnce, timeline: timeline, media: options.media)
         defer { watcher.cancel() }
         let media = options.media ?? MediaOptions(audio: true, video: true, data: true)
 
         if isCaller {
             do {
-                let id = try await agent.call(to: invitees, media: media, attachedData: options.attachedData)
+                let id = try await agent.call(to: invitees, media: media, attachedData: options.attachedData, timeout: actions.ringTimeout)
                 timeline.log("call", "\(options.user) invites \(invitees.joined(separator: ", ")) into group call \(id)")
                 steps.pass("invite", "invited \(invitees.joined(separator: ", ")) with \(media)")
             } catch {
@@ -48,27 +72,16 @@ struct PeerGroupSession {
                 return summary(member)
             }
         } else {
-            let seconds = options.wait.seconds
-            let rang = await waitFor(seconds: seconds) { !member.snapshot.callStates.isEmpty || StopRequest.requested }
-            guard rang else {
-                steps.fail("incoming", "no group invite within \(Int(seconds)) s")
+            guard await answer(member, media: media) else {
+                await agent.stop()
                 return summary(member)
             }
-            steps.pass("incoming", "group invite accepted")
         }
-        // Up: every invitee answered one way or another and every member in the call is connected to us.
-        var settled = false
-        for _ in 0..<4000 where !settled && !StopRequest.requested {
-            settled = await meshSettled(member)
-            if !settled { try? await Task.sleep(for: .milliseconds(10)) }
-        }
-        let others = inCall(member)
-        guard settled, !others.isEmpty else {
-            steps.fail("connect", "the mesh did not settle within 40 s: members \(member.snapshot.memberStates.mapValues { $0.last ?? "" })")
+        guard await settle(member) else {
             await agent.stop()
             return summary(member)
         }
-        steps.pass("connect", "legs connected to \(others.joined(separator: ", "))")
+        steps.pass("connect", "legs connected to \(inCall(member).joined(separator: ", "))")
 
         var pumps: [String: Task<Void, Never>] = [:]
         let clock = ContinuousClock()
@@ -80,12 +93,13 @@ struct PeerGroupSession {
             if let duration, clock.now >= start + duration { break }
             for other in inCall(member) where pumps[other] == nil {
                 let size = options.videoSize
+                mediaSince[other] = clock.now
                 pumps[other] = Task { await MediaPump.run(senders: { await agent.senders(callId: callId, member: other) },
                                                           toneHz: toneHz, videoSize: size) }
             }
             try? await Task.sleep(for: .milliseconds(250))
         }
-        checkMedia(member, others: others, video: media.video)
+        checkMedia(member, video: media.video, until: clock.now)
         pumps.values.forEach { $0.cancel() }
         if member.snapshot.callStates.last != "ENDED" {
             do { if isCaller { try await agent.endForEveryone() } else { try await agent.quit() } } catch {
@@ -99,6 +113,88 @@ struct PeerGroupSession {
         return summary(member)
     }
 
+    /// The answerer's part before the mesh: waits for the group invite, then accepts it (at once,
+    /// or after `--answer-delay` if it still rings) or rejects it; true when this member joined.
+    private mutating func answer(_ member: GroupMember, media: MediaOptions) async -> Bool {
+        let seconds = options.wait.seconds
+        let rang = await waitFor(seconds: seconds) { member.snapshot.invitedBy != nil || StopRequest.requested }
+        guard rang, let from = member.snapshot.invitedBy else {
+            steps.fail("incoming", "no group invite within \(Int(seconds)) s")
+            return false
+        }
+        if let reason = options.reject {
+            do { try await member.agent.reject(reason: reason) } catch {
+                steps.fail("reject", "could not reject: \(error)")
+                return false
+            }
+            _ = await waitFor(seconds: 10) { member.snapshot.callStates.last == "ENDED" }
+            let end = member.snapshot.endReason
+            steps.check("reject", member.snapshot.callStates.last == "ENDED",
+                        passed: "rejected the invite from \(from) (\(reason)): ENDED (\(end ?? ""))",
+                        failed: "not ENDED after the reject")
+            return false
+        }
+        if let delay = options.answerDelay {
+            let ended = await waitFor(seconds: delay.seconds) { member.snapshot.callStates.last == "ENDED" || StopRequest.requested }
+            if ended {
+                // Rang out, cancelled or answered elsewhere: what --answer-delay is for; the
+                // summary's endReason says which, for the rig to check.
+                steps.pass("incoming", "invited by \(from); the invitation ended while ringing: \(member.snapshot.endReason ?? "?")")
+                return false
+            }
+            timeline.log("call", "\(options.user) accepts after ringing \(delay.seconds) s")
+            do { try await member.agent.accept(media: options.media ?? media) } catch {
+                steps.fail("incoming", "could not accept after \(delay.seconds) s: \(error)")
+                return false
+            }
+        }
+        steps.pass("incoming", "group invite from \(from) accepted")
+        return true
+    }
+
+    /// Waits until every invitation is answered one way or another and every member in the call is
+    /// connected to us; invites `--invite-more` once up and cancels `--cancel-invite` users as they
+    /// ring. False (with a failed step) if that takes more than 40 s or nobody else is in the call.
+    private mutating func settle(_ member: GroupMember) async -> Bool {
+        var invitedMore = actions.inviteMore.isEmpty
+        var cancelled: Set<String> = []
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(40)
+        while clock.now < deadline, !StopRequest.requested, member.snapshot.callStates.last != "ENDED" {
+            let states = member.snapshot.memberStates
+            for user in actions.cancelInvitees where !cancelled.contains(user) && states[user]?.last == "\(user) ringing" {
+                cancelled.insert(user)
+                do {
+                    try await member.agent.cancelInvitations(for: [user])
+                    steps.pass("cancel", "cancelled the invitation of \(user) while it rang")
+                } catch {
+                    steps.fail("cancel", "could not cancel \(user)'s invitation: \(error)")
+                }
+            }
+            if await meshSettled(member) {
+                if invitedMore { return true }
+                invitedMore = true
+                do {
+                    try await member.agent.inviteMore(actions.inviteMore, timeout: actions.ringTimeout)
+                    steps.pass("invite-more", "invited \(actions.inviteMore.joined(separator: ", ")) into the running call")
+                } catch {
+                    steps.fail("invite-more", "\(error)")
+                    return false
+                }
+                // The new invitations show in `members` before the mesh counts as settled again.
+                let more = actions.inviteMore
+                _ = await waitFor(seconds: 5) {
+                    more.allSatisfy { user in member.snapshot.memberStates[user] != nil }
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        let ended = member.snapshot.callStates.last == "ENDED"
+        steps.fail("connect", ended ? "the call ended before the mesh settled: \(member.snapshot.endReason ?? "?")"
+                   : "the mesh did not settle within 40 s: members \(member.snapshot.memberStates.mapValues { $0.last ?? "" })")
+        return false
+    }
+
     /// The other members accepted in the call now.
     private func inCall(_ member: GroupMember) -> [String] {
         member.snapshot.memberStates.compactMap { user, states in
@@ -108,21 +204,29 @@ struct PeerGroupSession {
 
     private func meshSettled(_ member: GroupMember) async -> Bool {
         let states = member.snapshot.memberStates
-        guard !states.isEmpty, !states.values.contains(where: { ($0.last ?? "").hasSuffix(" inviting") || ($0.last ?? "").hasSuffix(" ringing") })
+        guard !states.isEmpty, !states.values.contains(where: { ($0.last ?? "").hasSuffix(" inviting") || ($0.last ?? "").hasSuffix(" ringing") }),
+              !inCall(member).isEmpty
         else { return false }
         return await member.connected(to: inCall(member))
     }
 
-    private mutating func checkMedia(_ member: GroupMember, others: [String], video: Bool) {
+    /// Each member media went to for at least 3 s must have sent a tone and (with video) at least
+    /// 10 frames back; a member that left sooner is listed as not checked.
+    private mutating func checkMedia(_ member: GroupMember, video: Bool, until end: ContinuousClock.Instant) {
         let heard = member.heard
         let frames = member.framesFrom.withLock { $0 }
-        let deaf = others.filter { heard[$0] == nil }
-        steps.check("audio", deaf.isEmpty, passed: "a tone from every member: " + others.map { "\($0) \(Int(heard[$0] ?? 0)) Hz" }.joined(separator: ", "),
-                    failed: "no tone from \(deaf.joined(separator: ", "))")
+        let checked = mediaSince.filter { end - $0.value >= .seconds(3) }.keys.sorted()
+        let unchecked = mediaSince.keys.filter { !checked.contains($0) }.sorted()
+        let note = unchecked.isEmpty ? "" : " (not checked, in the call under 3 s: \(unchecked.joined(separator: ", ")))"
+        let deaf = checked.filter { heard[$0] == nil }
+        steps.check("audio", !checked.isEmpty && deaf.isEmpty,
+                    passed: "a tone from every member: " + checked.map { "\($0) \(Int(heard[$0] ?? 0)) Hz" }.joined(separator: ", ") + note,
+                    failed: checked.isEmpty ? "no member stayed 3 s\(note)" : "no tone from \(deaf.joined(separator: ", "))")
         guard video else { return }
-        let blind = others.filter { (frames[$0] ?? 0) < 10 }
-        steps.check("video", blind.isEmpty, passed: "video decoded from every member: " + others.map { "\($0) \(frames[$0] ?? 0)" }.joined(separator: ", "),
-                    failed: "fewer than 10 frames from \(blind.joined(separator: ", "))")
+        let blind = checked.filter { (frames[$0] ?? 0) < 10 }
+        steps.check("video", !checked.isEmpty && blind.isEmpty,
+                    passed: "video decoded from every member: " + checked.map { "\($0) \(frames[$0] ?? 0)" }.joined(separator: ", ") + note,
+                    failed: checked.isEmpty ? "no member stayed 3 s\(note)" : "fewer than 10 frames from \(blind.joined(separator: ", "))")
     }
 
     private func summary(_ member: GroupMember?) -> (JSONValue, String) {

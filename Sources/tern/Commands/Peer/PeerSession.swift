@@ -58,6 +58,10 @@ struct PeerSession {
         var videoSize = MediaPump.VideoSize.default
         /// `--offline-until-push`: stay unregistered until a push arrives on this listener.
         var pushWait: PushWait?
+        /// `--first-answer`: `callee` lists several users; every one rings, the first to accept gets the call.
+        var firstAnswer = false
+        /// How long the invite rings before it times out (`--ring-timeout`).
+        var ringTimeout: Duration = .seconds(30)
     }
 
     /// Where the push webhook is received, and the secret its signature is checked with.
@@ -225,8 +229,11 @@ struct PeerSession {
         let now = timeline.elapsedMilliseconds
         participant.observed.withLock { $0.inviteAtMs = now }
         do {
-            let callId = try await participant.agent.call(to: callee, media: media, attachedData: options.attachedData,
-                                                          timeout: .seconds(30))
+            let callId = options.firstAnswer
+                ? try await participant.agent.call(to: callee.split(separator: ",").map(String.init), mode: .firstAnswer, media: media,
+                                                   attachedData: options.attachedData, timeout: options.ringTimeout)
+                : try await participant.agent.call(to: callee, media: media, attachedData: options.attachedData,
+                                                   timeout: options.ringTimeout)
             timeline.log("call", "\(participant.name) invites \(callee): call \(callId), media \(media)",
                          fields: ["callId": .string(callId), "to": .string(callee)])
         } catch {
@@ -237,8 +244,8 @@ struct PeerSession {
         if let cancelAfter = options.cancelAfter {
             return await cancelUnanswered(participant, after: cancelAfter)
         }
-        // Ring time (30 s) plus the call core's connect timeout (20 s) bound this.
-        return await waitForInProgress(participant, seconds: 55)
+        // Ring time plus the call core's connect timeout (20 s) bound this.
+        return await waitForInProgress(participant, seconds: options.ringTimeout.seconds + 25)
     }
 
     /// Waits for an incoming call (the watcher accepts it); true once the call is IN_PROGRESS.
@@ -259,6 +266,12 @@ struct PeerSession {
         let media = options.media ?? observed.incomingMedia ?? MediaOptions()
         if let delay = options.answerDelay {
             let ended = await waitFor(seconds: delay.seconds) { participant.snapshot.callStates.last == "ENDED" || StopRequest.requested }
+            if participant.snapshot.callStates.last == "ENDED" {
+                // Rang out, cancelled or answered elsewhere before the delay: the summary's
+                // endReason says which, for the rig to check.
+                steps.pass("incoming", "call from \(observed.incomingFrom ?? "?"); it ended while ringing: \(participant.snapshot.endReason ?? "?")")
+                return false
+            }
             if !ended {
                 timeline.log("call", "\(participant.name) accepts after ringing \(delay.seconds) s")
                 do { try await participant.agent.accept(media: media) } catch {
