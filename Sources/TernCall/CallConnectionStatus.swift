@@ -1,7 +1,10 @@
 /// The health of a call's two paths, reported while the call lasts: the peer transport of an
 /// answered call (`CallOutput.connectionStatusChanged`) and the signaling connection
-/// (`CallOutput.signalingStatusChanged`, which uses the same three values).
+/// (`CallOutput.signalingStatusChanged`, which uses the same values but `connecting`).
 public enum CallConnectionStatus: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// A group call's leg to a member who just joined: offer, answer and ICE under way
+    /// (`GroupCallSession.legs`; never reported by `connectionStatusChanged`).
+    case connecting
     /// Media and data flow.
     case connected
     /// Transport: ICE reported `disconnected` (or `failed`) and ICE restarts are under way, bounded

@@ -79,6 +79,30 @@ struct PeerCoreScenarioTests {
         #expect(pair.caller.core.connectionState == .connected && pair.callee.core.connectionState == .connected)
     }
 
+    @Test("an empty candidate string (Firefox's end-of-candidates) marks end-of-candidates and never reaches ICE as a candidate")
+    func emptyCandidateIsEndOfCandidates() throws {
+        // Before the description: kept, then applied as the end-of-candidates flag.
+        let early = CorePair()
+        early.descriptionDelay = .milliseconds(200)
+        try early.sendOffer(from: early.caller)
+        early.run(for: .milliseconds(50))
+        _ = try early.callee.core.addICECandidate(ICECandidateInit(candidate: "", sdpMid: "0"))
+        early.run()
+        let agent = try #require(early.callee.agent)
+        #expect(!agent.remoteCandidates.contains(""), "\(agent.remoteCandidates)")
+        #expect(agent.remoteEndOfCandidates)
+        #expect(early.callee.core.connectionState == .connected)
+
+        // After the descriptions: the flag, not a candidate the agent would refuse.
+        let pair = CorePair()
+        try pair.connect()
+        let actions = try pair.callee.core.addICECandidate(ICECandidateInit(candidate: "", sdpMid: "0"))
+        #expect(actions.count == 1)
+        if case .addRemoteEndOfCandidates = actions.first {} else { Issue.record("actions \(actions)") }
+        let remote = try #require(pair.callee.core.description(\.currentRemote, local: false))
+        #expect(remote.sdp.contains("a=end-of-candidates"))
+    }
+
     @Test("a peer trickling thousands of candidates before its description: 256 kept, the rest refused and counted")
     func earlyCandidatesAreBounded() throws {
         let pair = CorePair()

@@ -197,7 +197,7 @@ public struct GroupCallSession: Sendable, CustomStringConvertible {
         let newcomer = !joined && !isCaller
         joined = true
         for member in others where legs[member] == nil {
-            legs[member] = .reconnecting
+            legs[member] = .connecting
             out.append(.action(newcomer ? .createOffer(callId: leg(member), media: media)
                                         : .awaitOffer(callId: leg(member), media: media)))
         }

@@ -96,6 +96,12 @@ extension PeerCore {
             return []
         }
         do throws(JSEPError) { try jsep.addRemoteCandidate(candidate) } catch { throw .negotiation(error) }
+        // An empty candidate is end-of-candidates for its section (W3C addIceCandidate; Firefox
+        // signals it so, Chromium with null); with max-bundle the section's transport is the one.
+        if candidate.isEndOfCandidates {
+            remoteEndOfCandidates = true
+            return remoteCredentialsApplied == nil || agent == .none ? [] : [.addRemoteEndOfCandidates]
+        }
         guard remoteCredentialsApplied != nil, agent != .none else {
             pendingRemoteCandidates.append(candidate)
             return []
@@ -225,7 +231,7 @@ extension PeerCore {
         // Candidates that came before the description: those it scopes (matching mid or
         // m-line index) join it now; the rest are dropped, as JSEP would have refused them.
         for early in earlyRemoteCandidates where (try? jsep.addRemoteCandidate(early)) != nil {
-            candidates.append(early.candidate)
+            if early.isEndOfCandidates { remoteEndOfCandidates = true } else { candidates.append(early.candidate) }
         }
         earlyRemoteCandidates = []
         let endOfCandidates = remoteEndOfCandidates || remote.media.contains { $0.endOfCandidates }

@@ -282,7 +282,7 @@ public final class SCTPAssociation {
             throw .invalidStream(streamIdentifier, streamCount: outboundStreamCount)
         }
         guard queuedBytes + payload.count <= config.sendBufferSize else {
-            throw .sendBufferFull(queued: queuedBytes, limit: config.sendBufferSize)
+            throw .sendBufferFull(message: payload.count, queued: queuedBytes, limit: config.sendBufferSize)
         }
         let message = OutboundMessage(id: nextMessageID, streamIdentifier: streamIdentifier,
                                       payloadProtocolIdentifier: payloadProtocolIdentifier, payload: payload,

@@ -6,15 +6,16 @@ public enum SCTPSendError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidStream(UInt16, streamCount: Int)
     /// SCTP cannot carry an empty user message (RFC 9260 §3.3.1); RFC 8831 uses PPID 56/57 with one byte.
     case emptyMessage
-    /// Queuing would exceed `SCTPAssociationConfig.sendBufferSize`.
-    case sendBufferFull(queued: Int, limit: Int)
+    /// Queuing a `message`-byte message would exceed `SCTPAssociationConfig.sendBufferSize`.
+    case sendBufferFull(message: Int, queued: Int, limit: Int)
 
     public var description: String {
         switch self {
         case let .notSendable(state): "cannot send: association is \(state.rawValue)"
         case let .invalidStream(id, count): "stream \(id) is out of range (\(count) outbound streams negotiated)"
         case .emptyMessage: "SCTP cannot send an empty message"
-        case let .sendBufferFull(queued, limit): "send buffer full: \(queued) bytes queued, limit \(limit)"
+        case let .sendBufferFull(message, queued, limit):
+            "send buffer full: a \(message)-byte message does not fit beside \(queued) bytes queued (limit \(limit), SCTPAssociationConfig.sendBufferSize)"
         }
     }
 }

@@ -412,10 +412,14 @@ struct PeerSession {
     private func remoteMaxMessageSize(_ participant: CallParticipant) -> Int? {
         let observed = participant.snapshot
         guard let sdp = isCaller ? observed.answer : observed.offer else { return nil }
+        var advertised = 65_536  // RFC 8841 §6.1: no a=max-message-size means 64 KiB
         for line in sdp.split(whereSeparator: \.isNewline) where line.hasPrefix("a=max-message-size:") {
-            return Int(line.dropFirst("a=max-message-size:".count).trimmingCharacters(in: .whitespaces))
+            advertised = Int(line.dropFirst("a=max-message-size:".count).trimmingCharacters(in: .whitespaces)) ?? advertised
         }
-        return 65536
+        // The echo comes back as large as it went, so it must fit what we advertise too (Firefox
+        // advertises 1 GiB; 0 means no limit, RFC 8841 §6.1).
+        let ours = options.peerConfiguration.maxMessageSize
+        return advertised == 0 ? ours : min(advertised, ours)
     }
 
     /// With audio asked for, some audio must arrive and carry a tone; with video, frames must decode.
