@@ -36,6 +36,8 @@ import sys
 import time
 import uuid
 
+import os
+
 import numpy
 import websockets
 from aiortc import (RTCConfiguration, RTCPeerConnection, RTCSessionDescription,
@@ -43,6 +45,10 @@ from aiortc import (RTCConfiguration, RTCPeerConnection, RTCSessionDescription,
 from aiortc.mediastreams import MediaStreamError
 from aiortc.sdp import candidate_from_sdp
 import av
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import media_checks  # noqa: E402
+from media_checks import dominant_hz  # noqa: E402
 
 AUDIO_RATE = 48000
 AUDIO_FRAME = 960  # 20 ms
@@ -119,33 +125,9 @@ class PatternTrack(MediaStreamTrack):
 
 
 def read_counter(frame):
-    """Tern's TestPatternReader in numpy: None when the check blocks disagree."""
-    y = frame.to_ndarray(format="yuv420p")[:frame.height, :frame.width].astype(numpy.int32)
-    w, h = frame.width, frame.height
-    if w < 16 or h < 16:
-        return None
-    bw, bh = w // 8, (h // 2) // 4
-    value = 0
-    for i in range(32):
-        x, yy = (i % 8) * bw, (i // 8) * bh
-        x0, x1 = x + bw // 4, x + (3 * bw) // 4
-        y0, y1 = yy + bh // 4, yy + (3 * bh) // 4
-        mean = int(y[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)].mean())
-        value = (value << 1) | (1 if mean > (16 + 235) // 2 else 0)
-    counter, check = value >> 16, value & 0xFFFF
-    return counter if check == (~counter & 0xFFFF) else None
-
-
-def dominant_hz(samples):
-    if len(samples) < AUDIO_RATE // 2:
-        return None
-    window = samples[-AUDIO_RATE * 4:] * numpy.hanning(len(samples[-AUDIO_RATE * 4:]))
-    spectrum = numpy.abs(numpy.fft.rfft(window))
-    spectrum[:int(50 * len(window) / AUDIO_RATE)] = 0  # ignore DC and hum
-    peak = int(numpy.argmax(spectrum))
-    if spectrum[peak] <= 0:
-        return None
-    return round(peak * AUDIO_RATE / len(window), 1)
+    """Tern's test-pattern counter in a decoded frame (Interop/common/media_checks.py)."""
+    y = frame.to_ndarray(format="yuv420p")[:frame.height, :frame.width]
+    return media_checks.read_counter(y)
 
 
 MANAGE_NOTE = 'héllo "tern" \\ / ✓\ttab'
