@@ -120,6 +120,7 @@ extension PeerConnection {
                 outbound.qualityLimitationReason = video.qualityLimitationReason
                 outbound.qualityLimitationDurations = video.qualityLimitationDurations
             }
+            if kind == "video" { outbound.framesSent = rtpSender?.framesSent }
             report.outboundRTP.append(outbound)
             report.remoteInboundRTP.append(RemoteInboundRTPEntry(
                 id: "RI-\(ssrc)", counters: sender.statistics.remoteInboundStats, kind: kind, localId: "OT-\(ssrc)"))

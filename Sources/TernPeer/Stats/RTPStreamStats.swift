@@ -44,10 +44,13 @@ public struct OutboundRTPEntry: Sendable, Encodable {
     public var frameHeight: Int?
     public var qualityLimitationReason: String?
     public var qualityLimitationDurations: [String: Double]?
+    /// Video frames handed to the transport (W3C `framesSent`): what a receiver's decoded
+    /// count is compared with.
+    public var framesSent: Int?
 
     private enum Keys: String, CodingKey {
         case id, kind, mid, transportId, codecId, mediaSourceId, remoteId, rtxSsrc, nackRequestsRateLimited, targetBitrate
-        case framesPerSecond, frameWidth, frameHeight, qualityLimitationReason, qualityLimitationDurations
+        case framesPerSecond, frameWidth, frameHeight, qualityLimitationReason, qualityLimitationDurations, framesSent
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -68,6 +71,7 @@ public struct OutboundRTPEntry: Sendable, Encodable {
         try c.encodeIfPresent(frameHeight, forKey: .frameHeight)
         try c.encodeIfPresent(qualityLimitationReason, forKey: .qualityLimitationReason)
         try c.encodeIfPresent(qualityLimitationDurations, forKey: .qualityLimitationDurations)
+        try c.encodeIfPresent(framesSent, forKey: .framesSent)
     }
 }
 

@@ -56,6 +56,9 @@ struct CallSummary {
         var signalingStatuses: [String] = []
         var audioPacketsSent = 0
         var videoPacketsSent = 0
+        /// Video frames this side handed to the transport (W3C `framesSent`), for the other side's
+        /// decoded count to be compared with.
+        var videoFramesSent = 0
         var channelsOpened: [String] = []
         var messagesEchoed = 0
         var messagesEchoedByLabel: [String: Int] = [:]
@@ -88,6 +91,7 @@ struct CallSummary {
             let stats = connection.getStats()
             peer?.audioPacketsSent = Int(stats.outbound(.audio)?.counters.packetsSent ?? 0)
             peer?.videoPacketsSent = Int(stats.outbound(.video)?.counters.packetsSent ?? 0)
+            peer?.videoFramesSent = stats.outbound(.video)?.framesSent ?? 0
         }
         readMedia(receivedBy: local)
         offerSDP = local.snapshot.offer
@@ -161,6 +165,7 @@ struct CallSummary {
         if var facts = result.peer, let earlier = peer {
             facts.audioPacketsSent = max(facts.audioPacketsSent, earlier.audioPacketsSent)
             facts.videoPacketsSent = max(facts.videoPacketsSent, earlier.videoPacketsSent)
+            facts.videoFramesSent = max(facts.videoFramesSent, earlier.videoFramesSent)
             result.peer = facts
         }
         return result
@@ -200,6 +205,7 @@ struct CallSummary {
             object["signaling"] = .array(peer.signalingStatuses.map { .string($0) })
             audio["packetsSent"] = .int(peer.audioPacketsSent)
             video["packetsSent"] = .int(peer.videoPacketsSent)
+            video["framesSent"] = .int(peer.videoFramesSent)
             dataChannel["channels"] = .array(peer.channelsOpened.map { .string($0) })
             dataChannel["messagesEchoed"] = .int(peer.messagesEchoed)
             dataChannel["messagesEchoedByLabel"] = .object(peer.messagesEchoedByLabel.mapValues { .int($0) })

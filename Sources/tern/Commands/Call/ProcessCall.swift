@@ -59,9 +59,19 @@ struct ProcessCall {
         summary["callee"] = .object(["attachedData": bobSummary["attachedData"] ?? .null,
                                      "manageCall": bobSummary["manageCall"] ?? .null])
         summary["processes"] = .object(["alice": .int(Int(aliceStatus)), "bob": .int(Int(bobStatus))])
-        let passed = aliceStatus == 0 && bobStatus == 0
+        // Each side decodes at least 90 % of the frames the other handed to its transport (each
+        // process knows only its own half; this one sees both).
+        var shortfalls: [String] = []
+        if options.video {
+            for (receiver, received, sent) in [("alice", summary, bobSummary), ("bob", bobSummary, summary)] {
+                let decoded = Self.video(received, "framesDecoded"), owed = Self.video(sent, "framesSent")
+                if owed == 0 || Double(decoded) < 0.9 * Double(owed) { shortfalls.append("\(receiver) decoded \(decoded) of \(owed) frames sent") }
+            }
+        }
+        let passed = aliceStatus == 0 && bobStatus == 0 && shortfalls.isEmpty
         if !passed, case .string("ok")? = summary["result"] {
-            summary["result"] = .string("failed: exit status alice \(aliceStatus), bob \(bobStatus)")
+            summary["result"] = .string(shortfalls.isEmpty ? "failed: exit status alice \(aliceStatus), bob \(bobStatus)"
+                                        : "failed: " + shortfalls.joined(separator: ", "))
         }
         let result: String = if case let .string(text)? = summary["result"] { text } else { "?" }
         let text = """
@@ -77,6 +87,13 @@ struct ProcessCall {
 
     private func failure(_ why: String) -> (JSONValue, String, Bool) {
         (.object(["summary": .bool(true), "result": .string(why)]), "\nSummary\n  result: \(why)", false)
+    }
+
+    /// `media.video.<key>` of a `tern peer` summary (0 when absent).
+    private static func video(_ summary: [String: JSONValue], _ key: String) -> Int {
+        guard case let .object(media)? = summary["media"], case let .object(video)? = media["video"],
+              case let .int(value)? = video[key] else { return 0 }
+        return value
     }
 
     private static func states(_ value: JSONValue?) -> String {
