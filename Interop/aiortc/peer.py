@@ -27,19 +27,15 @@ What it verifies (each a named check in the result):
 - lifecycle (--on-invite reject|ignore, --cancel-after S, --hangup-after S): the signaling
   flow seen (reject, cancel, hangup) is reported in 'signals'.
 """
-import argparse
 import asyncio
 import fractions
 import json
 import math
+import os
 import sys
 import time
-import uuid
-
-import os
 
 import numpy
-import websockets
 from aiortc import (RTCConfiguration, RTCPeerConnection, RTCSessionDescription,
                     MediaStreamTrack)
 from aiortc.mediastreams import MediaStreamError
@@ -48,16 +44,13 @@ import av
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 import media_checks  # noqa: E402
-from media_checks import dominant_hz  # noqa: E402
+import signaling_peer  # noqa: E402
+from signaling_peer import SignalingPeer, now_ms  # noqa: E402
 
 AUDIO_RATE = 48000
 AUDIO_FRAME = 960  # 20 ms
 VIDEO_W, VIDEO_H = 320, 240
 SIZES = [1, 2, 3, 7, 16, 100, 500, 1000, 1200, 1500, 4096, 8192, 16384, 32768, 65535, 65536]
-
-
-def now_ms(start):
-    return round((time.monotonic() - start) * 1000, 1)
 
 
 class ToneTrack(MediaStreamTrack):
@@ -173,21 +166,14 @@ def test_message(index, size, binary):
     return text + "x" * (size - len(text.encode()))
 
 
-class Peer:
+class Peer(SignalingPeer):
+    stack = "aiortc"
+
     def __init__(self, args):
-        self.args = args
-        self.start = time.monotonic()
-        self.ws = None
+        super().__init__(args)
         self.pc = None
-        self.call_id = None
-        self.signals = []
-        self.checks = {}
-        self.figures = {}
-        self.inbox = asyncio.Queue()
         self.remote_desc_set = asyncio.Event()
         self.pending_candidates = []
-        self.connected = asyncio.Event()
-        self.ended = asyncio.Event()
         self.audio_samples = []
         self.audio_frames = 0
         self.video_counters = []
@@ -204,70 +190,32 @@ class Peer:
         self.video_offers = []        # the video direction of each re-offer after the first
         self.tasks = []
 
-    def log(self, *parts):
-        print(f"[aiortc {now_ms(self.start)} ms]", *parts, file=sys.stderr, flush=True)
+    async def on_description(self, desc):
+        self.log("remote", desc["type"])
+        self.remote_max_message = self.max_message_size(desc["sdp"])
+        if desc["type"] == "offer":
+            if self.pc is None:
+                self.make_pc()
+            await self.pc.setRemoteDescription(RTCSessionDescription(sdp=desc["sdp"], type="offer"))
+            if self.args.accept_video:
+                self.video_offers.append(video_direction(desc["sdp"]))
+            self.attach_media_after_offer()
+            answer = await self.pc.createAnswer()
+            await self.pc.setLocalDescription(answer)
+            await self.send_description("answer", self.pc.localDescription.sdp)
+            await self.send({"type": "candidate", "callId": self.call_id, "candidate": None})
+        elif desc["type"] == "answer":
+            await self.pc.setRemoteDescription(RTCSessionDescription(sdp=desc["sdp"], type="answer"))
+        self.remote_desc_set.set()
+        for candidate in self.pending_candidates:
+            await self.add_candidate(candidate)
+        self.pending_candidates = []
 
-    async def send(self, message):
-        await self.ws.send(json.dumps(message))
-
-    async def reader(self):
-        try:
-            async for text in self.ws:
-                message = json.loads(text)
-                kind = message.get("type")
-                if kind in ("description", "candidate"):
-                    await self.on_signal(message)
-                else:
-                    self.signals.append(kind if kind != "reject" else f"reject:{message.get('reason')}")
-                    if kind in ("hangup", "cancel", "timeout", "reject", "answeredElsewhere"):
-                        self.ended.set()
-                    await self.inbox.put(message)
-        except websockets.ConnectionClosed:
-            pass
-
-    async def expect(self, types, timeout):
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            try:
-                message = await asyncio.wait_for(self.inbox.get(), left)
-            except asyncio.TimeoutError:
-                return None
-            if message.get("type") in types:
-                return message
-            self.log("ignored", json.dumps(message)[:200])
-
-    async def on_signal(self, message):
-        if message["type"] == "description":
-            desc = message["description"]
-            self.log("remote", desc["type"])
-            self.remote_max_message = self.max_message_size(desc["sdp"])
-            if desc["type"] == "offer":
-                if self.pc is None:
-                    self.make_pc()
-                await self.pc.setRemoteDescription(RTCSessionDescription(sdp=desc["sdp"], type="offer"))
-                if self.args.accept_video:
-                    self.video_offers.append(video_direction(desc["sdp"]))
-                self.attach_media_after_offer()
-                answer = await self.pc.createAnswer()
-                await self.pc.setLocalDescription(answer)
-                await self.send({"type": "description", "callId": self.call_id,
-                                 "description": {"type": "answer", "sdp": self.pc.localDescription.sdp}})
-                await self.send({"type": "candidate", "callId": self.call_id, "candidate": None})
-            elif desc["type"] == "answer":
-                await self.pc.setRemoteDescription(RTCSessionDescription(sdp=desc["sdp"], type="answer"))
-            self.remote_desc_set.set()
-            for candidate in self.pending_candidates:
-                await self.add_candidate(candidate)
-            self.pending_candidates = []
+    async def on_candidate(self, candidate):
+        if not self.remote_desc_set.is_set():
+            self.pending_candidates.append(candidate)
         else:
-            candidate = message.get("candidate")
-            if not self.remote_desc_set.is_set():
-                self.pending_candidates.append(candidate)
-            else:
-                await self.add_candidate(candidate)
+            await self.add_candidate(candidate)
 
     async def add_candidate(self, candidate):
         if candidate is None:
@@ -516,107 +464,35 @@ class Peer:
 
     # ---- call flow ---------------------------------------------------------------------------
 
-    async def run(self):
-        args = self.args
-        async with websockets.connect(args.signal, max_size=2 ** 21) as ws:
-            self.ws = ws
-            await self.send({"type": "register", "user": args.user, "token": args.token})
-            registered = json.loads(await asyncio.wait_for(ws.recv(), 5))
-            if registered.get("type") != "registered":
-                self.checks["register"] = f"failed: {registered}"
-                return
-            print(json.dumps({"event": "registered", "user": args.user}), flush=True)
-            self.tasks.append(asyncio.ensure_future(self.reader()))
-            if args.call:
-                await self.call()
-            else:
-                await self.answer()
-            for task in self.tasks:
-                task.cancel()
-            if self.pc:
-                await self.pc.close()
-
-    async def call(self):
-        args = self.args
-        self.call_id = str(uuid.uuid4())
-        await self.send({"type": "invite", "callId": self.call_id, "to": args.call,
-                         "media": {"audio": args.audio, "video": args.video, "data": True},
-                         "timeoutMs": 30000})
-        if args.cancel_after is not None:
-            ringing = await self.expect({"ringing", "accept", "reject"}, 10)
-            await asyncio.sleep(args.cancel_after)
-            await self.send({"type": "cancel", "callId": self.call_id})
-            self.signals.append("sent:cancel")
-            self.checks["lifecycle"] = "ok" if ringing and ringing.get("type") == "ringing" else \
-                f"failed: expected ringing before the cancel, got {ringing}"
-            await asyncio.sleep(0.5)
-            return
-        answer = await self.expect({"accept", "reject", "timeout", "cancel"}, 35)
-        if answer is None or answer["type"] != "accept":
-            if args.expect_reject:
-                ok = answer is not None and answer["type"] == "reject"
-                self.checks["lifecycle"] = "ok" if ok else f"failed: expected a reject, got {answer}"
-            else:
-                self.checks["connect"] = f"failed: no accept ({answer})"
-            return
+    async def start_offer(self):
         self.make_pc()
         self.adopt_manage(self.pc.createDataChannel("manage-call"))
         self.attach_media_caller()
-        if not args.audio and not args.video and not args.data_test:
-            pass
         offer = await self.pc.createOffer()
         await self.pc.setLocalDescription(offer)
-        await self.send({"type": "description", "callId": self.call_id,
-                         "description": {"type": "offer", "sdp": self.pc.localDescription.sdp}})
+        await self.send_description("offer", self.pc.localDescription.sdp)
         await self.send({"type": "candidate", "callId": self.call_id, "candidate": None})
-        await self.in_call()
 
-    async def answer(self):
-        args = self.args
-        invite = await self.expect({"invite"}, args.wait)
-        if invite is None:
-            self.checks["incoming"] = "failed: no invite"
-            return
-        self.call_id = invite["callId"]
-        self.figures["invite"] = {"from": invite.get("from"), "media": invite.get("media")}
-        await self.send({"type": "ringing", "callId": self.call_id})
-        if args.on_invite == "reject":
-            await asyncio.sleep(0.3)
-            await self.send({"type": "reject", "callId": self.call_id, "reason": "declined"})
-            self.signals.append("sent:reject")
-            self.checks["lifecycle"] = "ok"
-            await asyncio.sleep(0.5)
-            return
-        if args.on_invite == "ignore":
-            ended = await self.expect({"cancel", "timeout"}, args.wait)
-            self.checks["lifecycle"] = "ok" if ended and ended["type"] == "cancel" else f"failed: got {ended}"
-            return
-        await self.send({"type": "accept", "callId": self.call_id})
+    async def start_answerer(self):
         self.make_pc()
-        await self.in_call()
 
-    async def in_call(self):
-        args = self.args
-        try:
-            await asyncio.wait_for(self.connected.wait(), 20)
-        except asyncio.TimeoutError:
-            self.checks["connect"] = "failed: not connected within 20 s"
-            return
-        self.checks["connect"] = "ok"
-        started = time.monotonic()
-        if args.manage_call:
+    async def exercise(self):
+        if self.args.manage_call:
             await self.manage_call()
-        if args.data_test:
+        if self.args.data_test:
             await self.data_test()
-        if args.hangup_after is not None:
-            await self.wait_ended(args.hangup_after - (time.monotonic() - started))
-        else:
-            await self.wait_ended(args.duration - (time.monotonic() - started) if args.call else args.duration)
+
+    async def before_hangup(self):
         await self.collect_rtp_stats()
-        if not self.ended.is_set():
-            await self.send({"type": "hangup", "callId": self.call_id})
-            self.signals.append("sent:hangup")
-        self.finish_media()
+
+    async def close(self):
+        for task in self.tasks:
+            task.cancel()
+        if self.pc:
+            await self.pc.close()
+
+    def version(self):
+        return __import__("aiortc").__version__
 
     async def collect_rtp_stats(self):
         """aiortc's inbound-rtp figures (packets, loss, jitter in ms) per kind."""
@@ -632,35 +508,14 @@ class Peer:
                     "packetsReceived": stats.packetsReceived, "packetsLost": stats.packetsLost,
                     "jitterMs": round(stats.jitter * 1000 / rate, 2)}
 
-    async def wait_ended(self, seconds):
-        try:
-            await asyncio.wait_for(self.ended.wait(), max(seconds, 0.01))
-        except asyncio.TimeoutError:
-            pass
-
     def finish_media(self):
         args = self.args
         if args.audio:
-            samples = numpy.concatenate(self.audio_samples) if self.audio_samples else numpy.zeros(0)
-            hz = dominant_hz(samples)
-            self.figures["audio"] = {"framesReceived": self.audio_frames, "toneHz": hz,
-                                     "framesSent": self.tone_track.sent if self.tone_track else 0}
-            if args.expect_tone:
-                ok = hz is not None and abs(hz - args.expect_tone) <= args.expect_tone * 0.02
-                self.checks["audio"] = "ok" if ok else f"failed: heard {hz} Hz, expected {args.expect_tone} Hz"
+            self.audio_figures(self.audio_samples, self.tone_track.sent if self.tone_track else 0,
+                               framesReceived=self.audio_frames)
         if args.video:
-            counters = self.video_counters
-            distinct = len(set(counters))
-            span = (max(counters) - min(counters) + 1) if counters else 0
-            ratio = distinct / span if span else 0
-            self.figures["video"] = {"framesDecoded": self.video_frames, "countersRead": len(counters),
-                                     "distinctCounters": distinct, "counterSpan": span,
-                                     "decodedRatio": round(ratio, 3), "resolution": self.video_size,
-                                     "sentResolution": f"{VIDEO_W}x{VIDEO_H}",
-                                     "framesSent": self.video_track.sent if self.video_track else 0,
-                                     "inOrder": counters == sorted(counters)}
-            self.checks["video"] = "ok" if span >= 30 and ratio >= 0.9 else \
-                f"failed: {distinct} of {span} frames decoded ({ratio:.0%})"
+            self.video_figures(self.video_counters, self.video_frames, self.video_size, f"{VIDEO_W}x{VIDEO_H}",
+                               self.video_track.sent if self.video_track else 0)
         if args.accept_video:
             # Video a Tern re-offer added to an audio call (and then set inactive again).
             self.figures["videoAdded"] = {"requests": self.video_requests, "offers": self.video_offers,
@@ -679,48 +534,17 @@ class Peer:
         if args.echo:
             self.figures["echo"] = {"channels": self.echo_labels, "echoed": self.echoed}
 
-    def result(self):
-        passed = bool(self.checks) and all(v == "ok" for v in self.checks.values())
-        return {"result": True, "pass": passed, "user": self.args.user, "role": "caller" if self.args.call else "answerer",
-                "aiortc": __import__("aiortc").__version__, "checks": self.checks, "figures": self.figures,
-                "signals": self.signals}
-
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--signal", required=True)
-    parser.add_argument("--user", required=True)
-    parser.add_argument("--token", default="", help="registration token (JWT; `tern signal token` mints one)")
-    role = parser.add_mutually_exclusive_group(required=True)
-    role.add_argument("--call", metavar="OTHER")
-    role.add_argument("--answer", action="store_true")
-    parser.add_argument("--audio", action="store_true")
-    parser.add_argument("--video", action="store_true")
+    parser = signaling_peer.common_arguments(__doc__.split("\n\n")[0])
     parser.add_argument("--data-test", action="store_true")
     parser.add_argument("--data-timeout", type=float, default=60)
-    parser.add_argument("--echo", action="store_true")
     parser.add_argument("--manage-call", action="store_true", help="send sendMessage and callMinimized envelopes")
     parser.add_argument("--accept-video", action="store_true",
                         help="accept a videoRequest on manage-call and send video on the section the re-offer adds")
     parser.add_argument("--expect-message", action="append", metavar="NAME=VALUE",
                         help="the sendMessage envelope expected from the remote (items in order)")
-    parser.add_argument("--tone", type=float, default=880)
-    parser.add_argument("--expect-tone", type=float)
-    parser.add_argument("--duration", type=float, default=8, help="caller: call length; answerer: max wait once up")
-    parser.add_argument("--wait", type=float, default=30)
-    parser.add_argument("--on-invite", choices=["accept", "reject", "ignore"], default="accept")
-    parser.add_argument("--expect-reject", action="store_true")
-    parser.add_argument("--cancel-after", type=float)
-    parser.add_argument("--hangup-after", type=float)
-    args = parser.parse_args()
-    peer = Peer(args)
-    try:
-        asyncio.run(peer.run())
-    except Exception as error:  # noqa: BLE001 - reported in the result line
-        peer.checks["exception"] = f"failed: {type(error).__name__}: {error}"
-    result = peer.result()
-    print(json.dumps(result), flush=True)
-    sys.exit(0 if result["pass"] else 1)
+    signaling_peer.main(Peer, parser.parse_args())
 
 
 if __name__ == "__main__":

@@ -125,6 +125,14 @@ class Verdict:
         seen = (page.get("memberStates") or {}).get(who) or []
         self.need(want in seen, f"page saw {who}: {seen}, want {want}")
 
+    def caller_saw(self, tern_calls, tern_summary, page, expected):
+        """Each (member, state) of `expected` in the caller's view: Tern's `tern` or the page."""
+        for who, state in expected:
+            if tern_calls:
+                self.tern_states("tern", tern_summary, who, state)
+            else:
+                self.page_states(page, who, state)
+
     def end_reason(self, user, s, want):
         self.need(s.get("endReason") == want, f"{user} ended {s.get('endReason')}, want {want}")
 
@@ -189,17 +197,10 @@ def answers(rig, tern_calls):
     v.end_reason("carol", s["carol"][1], "noAnswer")
     v.tern_media("tern", s["tern"][1], [PAGE])
     v.page_media(page, ["tern"])
-    if tern_calls:
-        t = s["tern"][1]
-        for who, state in (("bob", "rejected(busy)"), ("carol", "timeout"), (PAGE, "accepted"), (PAGE, "quit")):
-            v.tern_states("tern", t, who, state)
-        v.end_reason("tern", t, "allLeft")
-        v.page_ok(page, ended="quitByUs")
-    else:
-        for who, state in (("bob", "rejected(busy)"), ("carol", "timeout"), ("tern", "accepted")):
-            v.page_states(page, who, state)
-        v.end_reason("tern", s["tern"][1], "remoteHangUp")
-        v.page_ok(page, ended="endedByUs")
+    joined = [(PAGE, "accepted"), (PAGE, "quit")] if tern_calls else [("tern", "accepted")]
+    v.caller_saw(tern_calls, s["tern"][1], page, [("bob", "rejected(busy)"), ("carol", "timeout")] + joined)
+    v.end_reason("tern", s["tern"][1], "allLeft" if tern_calls else "remoteHangUp")
+    v.page_ok(page, ended="quitByUs" if tern_calls else "endedByUs")
     v.figure.append(f"states {(s['tern'][1].get('group') or {}).get('members') if tern_calls else page.get('memberStates')}")
     return v.result("accepted, rejected(busy) and timeout tracked apart; media between the two in the call")
 
@@ -223,17 +224,13 @@ def invite_more(rig, tern_calls):
     for user in ("tern", "bob"):
         v.tern_media(user, s[user][1], [u for u in ("tern", "bob", PAGE) if u != user])
     v.page_media(page, ["tern", "bob"])
+    joined = PAGE if tern_calls else "bob"   # the member invited more: the page when Tern calls, else bob
+    v.caller_saw(tern_calls, s["tern"][1], page, [("carol", "cancelled"), (quitter, "quit"), (joined, "accepted")])
     if tern_calls:
-        t = s["tern"][1]
-        for who, state in (("carol", "cancelled"), ("bob", "quit"), (PAGE, "accepted")):
-            v.tern_states("tern", t, who, state)
-        v.end_reason("tern", t, "localHangUp")
-        v.page_ok(page, ended="ended")
+        v.end_reason("tern", s["tern"][1], "localHangUp")
     else:
-        for who, state in (("carol", "cancelled"), ("tern", "quit"), ("bob", "accepted")):
-            v.page_states(page, who, state)
         v.end_reason("bob", s["bob"][1], "remoteHangUp")
-        v.page_ok(page, ended="endedByUs")
+    v.page_ok(page, ended="ended" if tern_calls else "endedByUs")
     v.figure.append(f"{quitter} quit, the call went on")
     return v.result("invited more during the call, cancelled one invitation, a member quit, the caller ended it")
 

@@ -16,13 +16,9 @@ and the system python3 (for gi). Checks, each named in the result:
 - lifecycle (--on-invite reject|ignore, --cancel-after S, --hangup-after S): the signaling seen
   and sent is listed in 'signals'.
 """
-import argparse
 import asyncio
-import json
 import os
 import sys
-import time
-import uuid
 
 import gi
 gi.require_version("Gst", "1.0")
@@ -30,31 +26,23 @@ gi.require_version("GstWebRTC", "1.0")
 gi.require_version("GstSdp", "1.0")
 from gi.repository import Gst, GstSdp, GstWebRTC  # noqa: E402
 import numpy  # noqa: E402
-import websockets  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from media_checks import AUDIO_RATE, dominant_hz, read_counter  # noqa: E402
+from media_checks import read_counter  # noqa: E402
+import signaling_peer  # noqa: E402
+from signaling_peer import SignalingPeer, now_ms  # noqa: E402
 
 VIDEO_W, VIDEO_H = 320, 240
 RTP_CAPS = {"audio": "application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000",
             "video": "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000"}
 
 
-def now_ms(start):
-    return round((time.monotonic() - start) * 1000, 1)
+class Peer(SignalingPeer):
+    stack = "gstreamer"
 
-
-class Peer:
     def __init__(self, args):
-        self.args = args
-        self.start = time.monotonic()
+        super().__init__(args)
         self.loop = None
-        self.ws = None
-        self.call_id = None
-        self.signals, self.checks, self.figures = [], {}, {}
-        self.inbox = asyncio.Queue()
-        self.connected = asyncio.Event()
-        self.ended = asyncio.Event()
         self.remote_set = False
         self.pending_candidates = []
         self.remote_mids = []
@@ -64,69 +52,32 @@ class Peer:
         self.echoed, self.echo_labels, self.channels = 0, [], []
         self.pipe = self.webrtc = None
 
-    def log(self, *parts):
-        print(f"[gstreamer {now_ms(self.start)} ms]", *parts, file=sys.stderr, flush=True)
-
-    # ---- signaling ------------------------------------------------------------------------
-    async def send(self, message):
-        await self.ws.send(json.dumps(message))
-
     def send_threadsafe(self, message):
         """From a GStreamer thread."""
         asyncio.run_coroutine_threadsafe(self.send(message), self.loop)
 
-    async def reader(self):
-        try:
-            async for text in self.ws:
-                message = json.loads(text)
-                kind = message.get("type")
-                if kind in ("description", "candidate"):
-                    await self.on_signal(message)
-                else:
-                    self.signals.append(kind if kind != "reject" else f"reject:{message.get('reason')}")
-                    if kind in ("hangup", "cancel", "timeout", "reject", "answeredElsewhere"):
-                        self.ended.set()
-                    await self.inbox.put(message)
-        except websockets.ConnectionClosed:
-            pass
-
-    async def expect(self, types, timeout):
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            try:
-                message = await asyncio.wait_for(self.inbox.get(), left)
-            except asyncio.TimeoutError:
-                return None
-            if message.get("type") in types:
-                return message
-            self.log("ignored", json.dumps(message)[:200])
-
-    async def on_signal(self, message):
-        if message["type"] == "description":
-            desc = message["description"]
-            self.log("remote", desc["type"])
-            self.remote_mids = [line[6:].strip() for line in desc["sdp"].splitlines() if line.startswith("a=mid:")]
-            if desc["type"] == "offer":
-                if self.pipe is None:
-                    self.make_pipeline(caller=False)
-                await self.set_remote(GstWebRTC.WebRTCSDPType.OFFER, desc["sdp"])
-                answer = await self.promise("create-answer", "answer", None)
-                await self.set_local(GstWebRTC.WebRTCSDPType.ANSWER, answer)
-                await self.send({"type": "description", "callId": self.call_id,
-                                 "description": {"type": "answer", "sdp": answer}})
-            else:
-                await self.set_remote(GstWebRTC.WebRTCSDPType.ANSWER, desc["sdp"])
-            self.remote_set = True
-            for candidate in self.pending_candidates:
-                self.add_candidate(candidate)
-            self.pending_candidates = []
-        elif not self.remote_set:
-            self.pending_candidates.append(message.get("candidate"))
+    async def on_description(self, desc):
+        self.log("remote", desc["type"])
+        self.remote_mids = [line[6:].strip() for line in desc["sdp"].splitlines() if line.startswith("a=mid:")]
+        if desc["type"] == "offer":
+            if self.pipe is None:
+                self.make_pipeline(caller=False)
+            await self.set_remote(GstWebRTC.WebRTCSDPType.OFFER, desc["sdp"])
+            answer = await self.promise("create-answer", "answer", None)
+            await self.set_local(GstWebRTC.WebRTCSDPType.ANSWER, answer)
+            await self.send_description("answer", answer)
         else:
-            self.add_candidate(message.get("candidate"))
+            await self.set_remote(GstWebRTC.WebRTCSDPType.ANSWER, desc["sdp"])
+        self.remote_set = True
+        for candidate in self.pending_candidates:
+            self.add_candidate(candidate)
+        self.pending_candidates = []
+
+    async def on_candidate(self, candidate):
+        if not self.remote_set:
+            self.pending_candidates.append(candidate)
+        else:
+            self.add_candidate(candidate)
 
     def add_candidate(self, candidate):
         text = (candidate or {}).get("candidate") or ""
@@ -260,157 +211,41 @@ class Peer:
         channel.connect("on-message-string", echo_string)
         channel.connect("on-message-data", echo_data)
 
-    # ---- the call -------------------------------------------------------------------------
+    # ---- the call's hooks ---------------------------------------------------------------
     async def run(self):
-        args = self.args
-        self.loop = asyncio.get_running_loop()
-        async with websockets.connect(args.signal, max_size=2 ** 21) as ws:
-            self.ws = ws
-            await self.send({"type": "register", "user": args.user, "token": args.token})
-            registered = json.loads(await asyncio.wait_for(ws.recv(), 5))
-            if registered.get("type") != "registered":
-                self.checks["register"] = f"failed: {registered}"
-                return
-            print(json.dumps({"event": "registered", "user": args.user}), flush=True)
-            reader = asyncio.ensure_future(self.reader())
-            if args.call:
-                await self.call()
-            else:
-                await self.answer()
-            reader.cancel()
-        if self.pipe:
-            self.pipe.set_state(Gst.State.NULL)
+        self.loop = asyncio.get_running_loop()   # GStreamer's threads hand results to it
+        await super().run()
 
-    async def call(self):
-        args = self.args
-        self.call_id = str(uuid.uuid4())
-        await self.send({"type": "invite", "callId": self.call_id, "to": args.call,
-                         "media": {"audio": args.audio, "video": args.video, "data": True}, "timeoutMs": 30000})
-        if args.cancel_after is not None:
-            ringing = await self.expect({"ringing", "accept", "reject"}, 10)
-            await asyncio.sleep(args.cancel_after)
-            await self.send({"type": "cancel", "callId": self.call_id})
-            self.signals.append("sent:cancel")
-            self.checks["lifecycle"] = "ok" if ringing and ringing.get("type") == "ringing" else \
-                f"failed: expected ringing before the cancel, got {ringing}"
-            await asyncio.sleep(0.5)
-            return
-        answer = await self.expect({"accept", "reject", "timeout", "cancel"}, 35)
-        if answer is None or answer["type"] != "accept":
-            if args.expect_reject:
-                ok = answer is not None and answer["type"] == "reject"
-                self.checks["lifecycle"] = "ok" if ok else f"failed: expected a reject, got {answer}"
-            else:
-                self.checks["connect"] = f"failed: no accept ({answer})"
-            return
+    async def start_offer(self):
         self.make_pipeline(caller=True)
         offer = await self.promise("create-offer", "offer", None)
         await self.set_local(GstWebRTC.WebRTCSDPType.OFFER, offer)
-        await self.send({"type": "description", "callId": self.call_id,
-                         "description": {"type": "offer", "sdp": offer}})
-        await self.in_call()
+        await self.send_description("offer", offer)
 
-    async def answer(self):
-        args = self.args
-        invite = await self.expect({"invite"}, args.wait)
-        if invite is None:
-            self.checks["incoming"] = "failed: no invite"
-            return
-        self.call_id = invite["callId"]
-        self.figures["invite"] = {"from": invite.get("from"), "media": invite.get("media")}
-        await self.send({"type": "ringing", "callId": self.call_id})
-        if args.on_invite == "reject":
-            await asyncio.sleep(0.3)
-            await self.send({"type": "reject", "callId": self.call_id, "reason": "declined"})
-            self.signals.append("sent:reject")
-            self.checks["lifecycle"] = "ok"
-            await asyncio.sleep(0.5)
-            return
-        if args.on_invite == "ignore":
-            ended = await self.expect({"cancel", "timeout"}, args.wait)
-            self.checks["lifecycle"] = "ok" if ended and ended["type"] == "cancel" else f"failed: got {ended}"
-            return
-        await self.send({"type": "accept", "callId": self.call_id})
-        await self.in_call()
+    async def close(self):
+        if self.pipe:
+            self.pipe.set_state(Gst.State.NULL)
 
-    async def in_call(self):
-        args = self.args
-        try:
-            await asyncio.wait_for(self.connected.wait(), 20)
-        except asyncio.TimeoutError:
-            self.checks["connect"] = "failed: not connected within 20 s"
-            return
-        self.checks["connect"] = "ok"
-        started = time.monotonic()
-        seconds = args.hangup_after if args.hangup_after is not None else args.duration
-        try:
-            await asyncio.wait_for(self.ended.wait(), max(seconds - (time.monotonic() - started), 0.01))
-        except asyncio.TimeoutError:
-            pass
-        if not self.ended.is_set():
-            await self.send({"type": "hangup", "callId": self.call_id})
-            self.signals.append("sent:hangup")
-        self.finish_media()
+    def version(self):
+        return ".".join(map(str, Gst.version()[:3]))
 
     def finish_media(self):
         args = self.args
         if args.audio:
-            samples = numpy.concatenate(self.audio_samples) if self.audio_samples else numpy.zeros(0)
-            hz = dominant_hz(samples, AUDIO_RATE)
-            self.figures["audio"] = {"samplesReceived": int(len(samples)), "toneHz": hz, "framesSent": self.sent["audio"]}
-            if args.expect_tone:
-                ok = hz is not None and abs(hz - args.expect_tone) <= args.expect_tone * 0.02
-                self.checks["audio"] = "ok" if ok else f"failed: heard {hz} Hz, expected {args.expect_tone} Hz"
+            self.audio_figures(self.audio_samples, self.sent["audio"],
+                               samplesReceived=int(sum(len(chunk) for chunk in self.audio_samples)))
         if args.video:
-            counters = self.video_counters
-            distinct = len(set(counters))
-            span = (max(counters) - min(counters) + 1) if counters else 0
-            ratio = distinct / span if span else 0
-            self.figures["video"] = {"framesDecoded": self.video_frames, "countersRead": len(counters),
-                                     "distinctCounters": distinct, "counterSpan": span, "decodedRatio": round(ratio, 3),
-                                     "resolution": self.video_size, "sentResolution": f"{VIDEO_W}x{VIDEO_H}",
-                                     "framesSent": self.sent["video"], "inOrder": counters == sorted(counters)}
-            self.checks["video"] = "ok" if span >= 30 and ratio >= 0.9 else \
-                f"failed: {distinct} of {span} frames decoded ({ratio:.0%})"
+            self.video_figures(self.video_counters, self.video_frames, self.video_size, f"{VIDEO_W}x{VIDEO_H}",
+                               self.sent["video"])
         if args.echo:
             self.figures["echo"] = {"channels": self.echo_labels, "echoed": self.echoed}
 
-    def result(self):
-        passed = bool(self.checks) and all(v == "ok" for v in self.checks.values())
-        return {"result": True, "pass": passed, "user": self.args.user, "role": "caller" if self.args.call else "answerer",
-                "gstreamer": ".".join(map(str, Gst.version()[:3])), "checks": self.checks, "figures": self.figures,
-                "signals": self.signals}
-
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--signal", required=True)
-    parser.add_argument("--user", required=True)
-    parser.add_argument("--token", default="")
-    role = parser.add_mutually_exclusive_group(required=True)
-    role.add_argument("--call", metavar="OTHER")
-    role.add_argument("--answer", action="store_true")
-    parser.add_argument("--audio", action="store_true")
-    parser.add_argument("--video", action="store_true")
-    parser.add_argument("--echo", action="store_true")
-    parser.add_argument("--tone", type=float, default=1200)
-    parser.add_argument("--expect-tone", type=float)
-    parser.add_argument("--duration", type=float, default=8, help="caller: call length; answerer: max wait once up")
-    parser.add_argument("--wait", type=float, default=30)
-    parser.add_argument("--on-invite", choices=["accept", "reject", "ignore"], default="accept")
-    parser.add_argument("--expect-reject", action="store_true")
-    parser.add_argument("--cancel-after", type=float)
-    parser.add_argument("--hangup-after", type=float)
+    parser = signaling_peer.common_arguments(__doc__.split("\n\n")[0])
     args = parser.parse_args()
     Gst.init(None)
-    peer = Peer(args)
-    try:
-        asyncio.run(peer.run())
-    except Exception as error:  # noqa: BLE001 - reported in the result line
-        peer.checks["exception"] = f"failed: {type(error).__name__}: {error}"
-    result = peer.result()
-    print(json.dumps(result), flush=True)
-    sys.exit(0 if result["pass"] else 1)
+    signaling_peer.main(Peer, args)
 
 
 if __name__ == "__main__":
