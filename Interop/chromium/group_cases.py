@@ -29,8 +29,8 @@ TONES = {"tern": 440, "bob": 660, "carol": 880}
 class Rig:
     """One `tern signal`, the page's HTTP server, and the processes of one (case, role)."""
 
-    def __init__(self, prefix, tern_bin, chromium, rm):
-        self.prefix, self.tern_bin, self.chromium, self.rm = prefix, tern_bin, chromium, rm
+    def __init__(self, prefix, tern_bin, browser, rm):
+        self.prefix, self.tern_bin, self.browser, self.rm = prefix, tern_bin, browser, rm
         self.procs, self.members = [], {}
         self.server = rm.PageServer(rm.free_port())
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -56,7 +56,7 @@ class Rig:
         """Opens the page in a fresh headless Chromium and waits until it registered."""
         params = dict(params, sig=self.sig_url, user=PAGE)
         url = f"http://127.0.0.1:{self.server.server_port}/{html}?" + urllib.parse.urlencode(params)
-        self.procs.append(self.rm.spawn(self.rm.browser_command(self.chromium, "group", url), self.prefix + ".chromium.log"))
+        self.procs.append(self.rm.spawn(self.rm.browser_command(self.browser, "group", url), self.prefix + ".chromium.log"))
         if not self.rm.wait_for(self.server, lambda: any(e.get("event") == "registered" for e in self.server.events), 30):
             raise RuntimeError("the page did not register within 30 s")
 
@@ -147,11 +147,11 @@ class Verdict:
         return {"pass": not self.problems, "figure": "; ".join(self.figure), "detail": "; ".join(self.problems) or ok_detail}
 
 
-def run(case, role, prefix, tern_bin, chromium, rm):
+def run(case, role, prefix, tern_bin, browser, rm):
     """One group case in one role: the verdict dict of run-matrix."""
     rig = None
     try:
-        rig = Rig(prefix, tern_bin, chromium, rm)
+        rig = Rig(prefix, tern_bin, browser, rm)
         return SCENARIOS[case](rig, role == "offerer")
     except RuntimeError as e:
         return {"pass": False, "figure": "-", "detail": str(e)}

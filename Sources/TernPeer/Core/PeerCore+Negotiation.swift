@@ -78,9 +78,8 @@ extension PeerCore {
     package mutating func addICECandidate(_ candidate: ICECandidateInit?) throws(PeerConnectionError) -> [Action] {
         guard !isClosed else { throw .invalidState("the peer connection is closed") }
         guard let candidate else {
-            remoteEndOfCandidates = true
             jsep.addRemoteEndOfCandidates()  // so that `remoteDescription` shows it
-            return remoteCredentialsApplied == nil || agent == .none ? [] : [.addRemoteEndOfCandidates]
+            return remoteCandidatesEnded()
         }
         // A trickled candidate can overtake the description that scopes it (RFC 8838 §4.3): the
         // peer gathers as soon as it set its local description, and the application's signaling
@@ -98,15 +97,18 @@ extension PeerCore {
         do throws(JSEPError) { try jsep.addRemoteCandidate(candidate) } catch { throw .negotiation(error) }
         // An empty candidate is end-of-candidates for its section (W3C addIceCandidate; Firefox
         // signals it so, Chromium with null); with max-bundle the section's transport is the one.
-        if candidate.isEndOfCandidates {
-            remoteEndOfCandidates = true
-            return remoteCredentialsApplied == nil || agent == .none ? [] : [.addRemoteEndOfCandidates]
-        }
+        if candidate.isEndOfCandidates { return remoteCandidatesEnded() }
         guard remoteCredentialsApplied != nil, agent != .none else {
             pendingRemoteCandidates.append(candidate)
             return []
         }
         return [.addRemoteCandidate(candidate.candidate)]
+    }
+
+    /// End-of-candidates from the remote: kept for ICE, told to it now if it has the credentials.
+    private mutating func remoteCandidatesEnded() -> [Action] {
+        remoteEndOfCandidates = true
+        return remoteCredentialsApplied == nil || agent == .none ? [] : [.addRemoteEndOfCandidates]
     }
 
     // MARK: Local intent (each fires negotiationneeded when the session changes)

@@ -3,6 +3,7 @@ import TernCall
 import TernCore
 import TernPeer
 import TernSCTP
+import TernSDP
 import TernSignaling
 import TernSignalingClient
 import TernSignalingServer
@@ -265,14 +266,14 @@ struct PeerSession {
         }
         let media = options.media ?? observed.incomingMedia ?? MediaOptions()
         if let delay = options.answerDelay {
-            let ended = await waitFor(seconds: delay.seconds) { participant.snapshot.callStates.last == "ENDED" || StopRequest.requested }
+            _ = await waitFor(seconds: delay.seconds) { participant.snapshot.callStates.last == "ENDED" || StopRequest.requested }
             if participant.snapshot.callStates.last == "ENDED" {
                 // Rang out, cancelled or answered elsewhere before the delay: the summary's
                 // endReason says which, for the rig to check.
                 steps.pass("incoming", "call from \(observed.incomingFrom ?? "?"); it ended while ringing: \(participant.snapshot.endReason ?? "?")")
                 return false
             }
-            if !ended {
+            if !StopRequest.requested {
                 timeline.log("call", "\(participant.name) accepts after ringing \(delay.seconds) s")
                 do { try await participant.agent.accept(media: media) } catch {
                     steps.fail("incoming", "could not accept after \(delay.seconds) s: \(error)")
@@ -411,15 +412,14 @@ struct PeerSession {
     /// The remote's `a=max-message-size` (RFC 8841 §6: 64 KiB when absent).
     private func remoteMaxMessageSize(_ participant: CallParticipant) -> Int? {
         let observed = participant.snapshot
-        guard let sdp = isCaller ? observed.answer : observed.offer else { return nil }
-        var advertised = 65_536  // RFC 8841 §6.1: no a=max-message-size means 64 KiB
-        for line in sdp.split(whereSeparator: \.isNewline) where line.hasPrefix("a=max-message-size:") {
-            advertised = Int(line.dropFirst("a=max-message-size:".count).trimmingCharacters(in: .whitespaces)) ?? advertised
-        }
+        guard let sdp = isCaller ? observed.answer : observed.offer,
+              let description = try? SessionDescription(parsing: sdp) else { return nil }
+        // RFC 8841 §6.1: no a=max-message-size means 64 KiB, 0 means no limit.
+        let advertised = description.media.first { $0.sctpPort != nil }?.maxMessageSize ?? 65_536
         // The echo comes back as large as it went, so it must fit what we advertise too (Firefox
-        // advertises 1 GiB; 0 means no limit, RFC 8841 §6.1).
+        // advertises 1 GiB).
         let ours = options.peerConfiguration.maxMessageSize
-        return advertised == 0 ? ours : min(advertised, ours)
+        return advertised == 0 ? ours : Int(clamping: min(advertised, UInt64(ours)))
     }
 
     /// With audio asked for, some audio must arrive and carry a tone; with video, frames must decode.
