@@ -47,8 +47,9 @@ extension MediaEngine {
     mutating func recordTransportArrival(_ packet: RTPPacket, now: Instant) {
         guard let map = transportCCMap, let sequenceNumber = packet.transportSequenceNumber(map: map) else { return }
         transportCC.record(transportSequenceNumber: sequenceNumber, at: now)
+        transportCCArrivals.add(packet.wireSize + Self.wireOverhead, at: now)
         transportCCMediaSSRC = packet.ssrc
-        if nextTransportFeedback == nil { nextTransportFeedback = now + Self.transportFeedbackInterval }
+        if nextTransportFeedback == nil { nextTransportFeedback = now + transportFeedbackInterval(now: now) }
     }
 
     /// The primary stream (SSRC, payload type) an RTX packet repairs, if `packet` is one: its

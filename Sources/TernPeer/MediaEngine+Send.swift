@@ -139,11 +139,42 @@ extension MediaEngine {
     /// way: a lossy bottleneck's repairs must not keep its queue full), then the congestion
     /// window's pushback, then `LinkShare`'s media part while data channels are held back.
     func encoderTarget(now: Instant) -> Double {
-        let estimate = max(0, bandwidth.targetRate - retransmissionRate(now: now))
+        let estimate = max(0, bandwidth.targetRate - retransmissionRate(now: now)) * pacerPushback
         let target = bandwidth.isInformed(now: now) ? bandwidth.pushedBack(estimate) : estimate
         guard dataChannelsLimited(now: now) else { return target }
         return linkShare.mediaTarget(target, now: now)
     }
+
+    /// What the encoders get of the estimate while video waits in the pacer: less by the share
+    /// of `pacerDrainTime` the backlog takes to send at the estimate, at least half. After the
+    /// capacity falls, what the encoders made at the old rate waits here, and at a target just
+    /// under the path's it would keep the bottleneck's queue at the congestion window for
+    /// seconds; below it by the backlog, it drains in about `pacerDrainTime` (libwebrtc pushes
+    /// its encoders back on the pacer's queue the same way).
+    var pacerPushback: Double {
+        let waiting = Double(pacer.queuedBytes(.video) + pacer.queuedBytes(.retransmission)) * 8
+        let seconds = waiting / max(bandwidth.targetRate, 1)
+        return max(0.5, 1 - seconds / Self.pacerDrainTime.seconds)
+    }
+    static let pacerDrainTime: Duration = .seconds(1)
+
+    /// Whether the pacer holds so much video that a new frame should not be encoded: more than
+    /// `maximumVideoBacklog` of sending at the estimate waits in its video and
+    /// retransmission queues. While the congestion window holds video back, or after an
+    /// encoder overshot a capacity drop, frames keep coming at the old pace; queued, they keep
+    /// the bottleneck full at its new capacity for as long as they take to drain, and they are
+    /// stale when they leave. A frame not encoded costs nothing to the receiver (the encoder
+    /// never referenced it); a frame dropped from the queue would cost a keyframe.
+    func videoBacklogged(now: Instant) -> Bool {
+        let waiting = pacer.queuedBytes(.video) + pacer.queuedBytes(.retransmission)
+        guard waiting > 0 else { return false }
+        return Double(waiting) * 8 / max(bandwidth.targetRate, 1) > Self.maximumVideoBacklog.seconds
+    }
+
+    /// A keyframe at 900 % of an average frame (`VP8E_SET_MAX_INTRA_BITRATE_PCT`) is 300 ms of
+    /// the video's target, about 250 ms of the estimate; the check runs before the next frame,
+    /// 33 ms later, when the pacer (at 2.5 × the estimate) has sent part of it.
+    static let maximumVideoBacklog: Duration = .milliseconds(250)
 
     /// Whether data channels are held to a share of the estimate now: the estimate follows the
     /// path's queue (transport-wide feedback), its delay-based part has found the path narrower

@@ -47,7 +47,7 @@ struct MediaEngine {
     var rtxPaddingPackets = 0
     /// Transport-wide congestion control, receive side: the arrival of every packet carrying a
     /// transport-wide sequence number goes back to the sender in a feedback packet every
-    /// `transportFeedbackInterval`, so a sender that estimates bandwidth from it (libwebrtc's
+    /// `transportFeedbackInterval(now:)`, so a sender that estimates bandwidth from it (libwebrtc's
     /// GoogCC) can ramp up — without feedback it stays near its start rate.
     var transportCC = TransportWideCCRecorder()
     /// The send-side bandwidth estimate (transport-wide feedback and REMB from the peer).
@@ -61,8 +61,23 @@ struct MediaEngine {
     var transportCCMediaSSRC: UInt32 = 0
     var nextTransportFeedback: Instant?
     var transportFeedbackSent = 0
-    /// libwebrtc sends feedback every 50–250 ms depending on the rate; 100 ms is its usual pace.
-    static let transportFeedbackInterval: Duration = .milliseconds(100)
+    /// Packets with transport-wide numbers as they arrive (bytes), for the feedback interval.
+    var transportCCArrivals = RateMeter()
+
+    /// How long until the next feedback: what a report costs on the wire (~68 bytes with
+    /// IP, UDP and SRTP) kept to 5 % of what arrived over the last second, between 50 and
+    /// 100 ms. libwebrtc's receiver (RemoteEstimatorProxy) takes the same share between 50 and
+    /// 250 ms from a rate it is told; the last second's arrivals undercount at the start of a
+    /// call, when the sender's probes wait for feedback, so this never goes slower than
+    /// libwebrtc's usual 100 ms. Above ~220 kbit/s it is every 50 ms: the sender sees a
+    /// bottleneck's queue start 50 ms sooner.
+    func transportFeedbackInterval(now: Instant) -> Duration {
+        let rate = transportCCArrivals.bitsPerSecond(at: now)
+        guard rate > 0 else { return .milliseconds(100) }
+        let milliseconds = Double(Self.transportFeedbackWireBytes * 8) / (0.05 * rate) * 1000
+        return .milliseconds(Int64(min(max(milliseconds, 50), 100)))
+    }
+    static let transportFeedbackWireBytes = 68
 
     init(localRTCPSSRC: UInt32, cname: String, ntpMapping: NTPClockMapping, now: Instant, seed: UInt64,
          bandwidth: BandwidthEstimator.Configuration = BandwidthEstimator.Configuration()) {
@@ -173,7 +188,7 @@ struct MediaEngine {
                 queuedRTCP.append(RTCPPacket.transportWideCC(feedback).bytes)
                 transportFeedbackSent += 1
             }
-            if transportCC.pendingCount > 0 { nextTransportFeedback = now + Self.transportFeedbackInterval }
+            if transportCC.pendingCount > 0 { nextTransportFeedback = now + transportFeedbackInterval(now: now) }
         }
         if hasRTPStreams, rtcpSchedule.expire(now: now) {
             let report = makeReport(now: now)

@@ -23,6 +23,9 @@ public final class RTPSender: Sendable {
         var videoEncoder: VP8Encoder?
         var videoEncoderSize: (width: Int, height: Int)?
         var ladder = ResolutionLadder()
+        var rateAdjuster = EncoderRateAdjuster()
+        /// Video frames not encoded because the pacer still held a backlog of earlier ones.
+        var framesSkipped = 0
         var packetizer = VP8Packetizer(maxPayloadSize: 1100)
         var opusPayloader = OpusPayloader()
         var enabled = true
@@ -126,11 +129,22 @@ public final class RTPSender: Sendable {
     public func send(video frame: I420Frame) throws(PeerConnectionError) {
         guard kind == .video else { throw .invalidState("send(video:) on a \(kind.rawValue) sender") }
         guard isEnabled else { return countDropped() }
+        // The pacer still holds a backlog of earlier frames (`MediaEngine.videoBacklogged`):
+        // this one is not encoded.
+        if let driver = transport.withLock({ $0 }), driver.perform({ core, now in core.media.videoBacklogged(now: now) }) {
+            let now = clock.now()
+            state.withLock { state in
+                state.framesSkipped += 1
+                Self.recordLimitation(at: now, .bandwidth, in: &state)
+            }
+            return
+        }
         let encoded: EncodedVideoFrame?
         do throws(VP8Error) {
             encoded = try state.withLock { state throws(VP8Error) -> EncodedVideoFrame? in
                 // Follow the bandwidth estimate (never above the configured rate), with a picture
-                // small enough for that rate (`ResolutionLadder`).
+                // small enough for that rate (`ResolutionLadder`), and the encoder set below it
+                // while it overshoots (`EncoderRateAdjuster`).
                 let now = clock.now()
                 let target = state.allocation?.videoKbps ?? videoBitrateKbps
                 let divisor = state.ladder.update(targetKbps: target, width: frame.width, height: frame.height, now: now)
@@ -150,15 +164,21 @@ public final class RTPSender: Sendable {
                     state.videoEncoderSize = (picture.width, picture.height)
                     state.appliedBitrate = target * 1000
                 }
-                if Self.differsEnough(target * 1000, state.appliedBitrate ?? videoBitrateKbps * 1000) {
-                    try encoder.setBitrate(kbps: target)
-                    state.appliedBitrate = target * 1000
+                let adjusted = Int(state.rateAdjuster.adjusted(Double(target) * 1000) / 1000)
+                if Self.differsEnough(adjusted * 1000, state.appliedBitrate ?? videoBitrateKbps * 1000) {
+                    try encoder.setBitrate(kbps: adjusted)
+                    state.appliedBitrate = adjusted * 1000
                 }
                 let limited = target < videoBitrateKbps || divisor > 1
                 Self.recordEncoded(at: now, limitedBy: limited ? .bandwidth : .none, in: &state)
                 let force = state.keyframeRequested
                 state.keyframeRequested = false
-                return try encoder.encode(picture, forceKeyframe: force)
+                let frame = try encoder.encode(picture, forceKeyframe: force)
+                // Against the rate libvpx was set to, so an encoder that overshoots by a steady
+                // factor settles at the target; a frame it dropped to hold its rate has no bits.
+                state.rateAdjuster.encoded(bytes: frame?.data.count ?? 0, target: Double(state.appliedBitrate ?? target * 1000),
+                                           at: now)
+                return frame
             }
         } catch {
             throw .media("VP8: \(error)")
@@ -282,6 +302,10 @@ public final class RTPSender: Sendable {
     private static func recordEncoded(at now: Instant, limitedBy reason: QualityLimitation, in state: inout State) {
         state.encodedAt.append(now)
         state.encodedAt.removeAll { now - $0 > .seconds(1) }
+        recordLimitation(at: now, reason, in: &state)
+    }
+
+    private static func recordLimitation(at now: Instant, _ reason: QualityLimitation, in state: inout State) {
         if let since = state.limitationSince {
             guard reason != state.limitation else { return }
             state.limitationDurations[state.limitation, default: 0] += (now - since).seconds

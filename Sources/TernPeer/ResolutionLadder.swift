@@ -8,6 +8,10 @@ import TernCore
 /// libvpx's frame dropping takes care of the frame rate). Sans-I/O: rate, source size and time
 /// in, a divisor out.
 ///
+/// The picture shrinks once the bitrate has been short for a second (or at once under half of
+/// the need): an estimate that dips for a moment while it drains a queue does not cost a
+/// keyframe and five seconds at the smaller size.
+///
 /// What a size needs: 0.5 kbit/s per thousand pixels at 30 frames/s (640×480: 154 kbit/s,
 /// 320×240: 38 kbit/s), about where libwebrtc's minimum bitrates per resolution sit. Growing
 /// back needs 2.5 × that of the larger size (640×480: 384 kbit/s, near the bitrate libwebrtc
@@ -27,6 +31,9 @@ struct ResolutionLadder {
     private var lastChange: Instant?
     /// Since when the bitrate has had room for the larger size without a break.
     private var roomSince: Instant?
+    /// Since when the bitrate has been short of what the current size needs without a break.
+    private var shortSince: Instant?
+    static let holdBeforeShrinking: Duration = .seconds(1)
 
     /// kbit/s a picture of this size needs at 30 frames/s.
     static func neededKbps(width: Int, height: Int) -> Double {
@@ -39,10 +46,20 @@ struct ResolutionLadder {
         guard let index = Self.divisors.firstIndex(of: divisor) else { return divisor }
         if index + 1 < Self.divisors.count {
             let next = Self.divisors[index + 1]
-            if target < Self.neededKbps(width: width / divisor, height: height / divisor), width / next >= Self.minimumWidth {
-                divisor = next
-                lastChange = now
-                return divisor
+            let needed = Self.neededKbps(width: width / divisor, height: height / divisor)
+            if target < needed, width / next >= Self.minimumWidth {
+                // A dip shorter than `holdBeforeShrinking` (an estimate draining a queue) keeps
+                // the size, unless it is under half of what the size needs.
+                let since = shortSince ?? now
+                shortSince = since
+                if now - since >= Self.holdBeforeShrinking || target < needed / 2 {
+                    divisor = next
+                    lastChange = now
+                    shortSince = nil
+                    return divisor
+                }
+            } else {
+                shortSince = nil
             }
         }
         if index > 0 {

@@ -122,7 +122,7 @@ struct CallLifecycleEndToEndTests {
         var rig = try await Rig.start()
         let (alice, aliceSeen) = try await rig.agent("alice")
         let (_, bobSeen) = try await rig.agent("bob")
-        _ = try await alice.call(to: "bob", media: .audioOnly, timeout: .seconds(1))
+        _ = try await alice.call(to: "bob", media: .audioOnly, timeout: .seconds(3))
         #expect(await EndToEnd.eventually { aliceSeen.lastState == "ENDED" && bobSeen.lastState == "ENDED" })
         #expect(aliceSeen.states.withLock { $0 } == ["RINGING", "ENDED"])
         #expect(aliceSeen.lastReason == "noAnswer")

@@ -89,6 +89,26 @@ struct VP8CodecTests {
         }
     }
 
+    /// Bits the encoder makes in the second after its rate falls from `from` to `to` kbit/s,
+    /// after four seconds at `from`, on a 640x480 test pattern, frames dropped to hold the rate.
+    static func bitsAfterACut(from: Int, to: Int) throws -> Int {
+        var configuration = VP8EncoderConfiguration(width: 640, height: 480, bitrateKbps: from)
+        configuration.dropsFramesToHoldBitrate = true
+        let encoder = try VP8Encoder(configuration: configuration)
+        var source = TestPatternSource(width: 640, height: 480)
+        for _ in 0..<120 { _ = try encoder.encode(source.nextFrame()) }
+        try encoder.setBitrate(kbps: to)
+        var bits = 0
+        for _ in 0..<30 { bits += (try encoder.encode(source.nextFrame())?.data.count ?? 0) * 8 }
+        return bits
+    }
+
+    @Test("a lower bitrate takes effect in the next second: the credit saved at the old rate is not spent at the new one (1.16x the new rate; 1.31x with the credit kept)")
+    func aCutIsNotOvershot() throws {
+        let bits = try Self.bitsAfterACut(from: 1_500, to: 250)
+        #expect(bits <= 250_000 * 122 / 100, "\(bits) bits in the second after a cut from 1,500 to 250 kbit/s")
+    }
+
     @Test("30 test-pattern frames through encode, packetize at MTU 1200, depacketize, decode read back 0...29 (100 and 600 kb/s)",
           arguments: [100, 600])
     func videoPipeline(bitrateKbps: Int) throws {

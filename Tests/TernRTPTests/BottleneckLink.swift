@@ -63,6 +63,8 @@ struct CongestionScenario {
     private var returning: [(Instant, TransportWideCC)] = []
     private var budget = 0.0
     private var nextFeedback = Instant.zero + .milliseconds(100)
+    /// How often the receiver reports (`MediaEngine.transportFeedbackInterval(now:)`: 50 ms above ~220 kbit/s).
+    var feedbackInterval: Duration = .milliseconds(50)
     var extraLoss: (UInt64) -> Bool = { _ in false }
     /// With a value: the sender is an encoder that wants this many bits per second (it sends
     /// the lower of that and the target) behind Tern's `Pacer`, which runs the estimator's probe
@@ -115,11 +117,13 @@ struct CongestionScenario {
             }
             // Feedback every 100 ms, serialized and parsed as on the wire, back after the delay.
             if now >= nextFeedback {
-                nextFeedback = now + .milliseconds(100)
+                nextFeedback = now + feedbackInterval
                 if let feedback = recorder.makeFeedback(senderSSRC: 1, mediaSSRC: 2),
                    case let .transportWideCC(parsed)? = try? RTCPPacket.parseCompound(RTCPPacket.serialize([.transportWideCC(feedback)])).first {
                     returning.append((now + link.delay, parsed))
                 }
+            }
+            if now.nanoseconds % 100_000_000 == 0 {
                 trace.append((Double(now.nanoseconds) / 1e9, estimator.targetRate, link.queueDelay(at: now).seconds * 1000))
             }
             while let first = returning.first, first.0 <= now {

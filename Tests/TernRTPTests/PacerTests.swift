@@ -83,6 +83,25 @@ import TernRTP
         #expect(order.map(\.priority) == [.audio, .audio, .audio, .retransmission, .retransmission, .retransmission,
                                           .video, .video, .video])
         #expect(order.map(\.index) == [0, 1, 2, 0, 1, 2, 0, 1, 2])
+        #expect(pacer.queuedBytes == 0 && Pacer<Tagged>.Priority.allCases.allSatisfy { pacer.queuedBytes($0) == 0 })
+    }
+
+    @Test("what waits is counted per queue as it is queued and as it leaves (the sender skips frames on the video queue's count)")
+    func bytesWaitingPerQueue() {
+        var pacer = Pacer<Tagged>(targetRate: 100_000)
+        pacer.enqueue(Tagged(priority: .video, index: -1), size: 1_200, priority: .video, now: .zero)
+        _ = pacer.poll(now: .zero)
+        pacer.enqueue(Tagged(priority: .video, index: 0), size: 1_000, priority: .video, now: .zero)
+        pacer.enqueue(Tagged(priority: .video, index: 1), size: 900, priority: .video, now: .zero)
+        pacer.enqueue(Tagged(priority: .retransmission, index: 0), size: 800, priority: .retransmission, now: .zero)
+        pacer.enqueue(Tagged(priority: .audio, index: 0), size: 100, priority: .audio, now: .zero)
+        #expect(pacer.queuedBytes(.video) == 1_900 && pacer.queuedBytes(.retransmission) == 800 && pacer.queuedBytes(.audio) == 100)
+        // 1,200 + 100 + 800 bytes at 250 kbit/s take 67 ms: then the audio and the
+        // retransmission have left, the video waits.
+        for millisecond in 1...67 { _ = pacer.poll(now: .zero + .milliseconds(Int64(millisecond))) }
+        #expect(pacer.queuedBytes(.audio) == 0 && pacer.queuedBytes(.retransmission) == 0 && pacer.queuedBytes(.video) == 1_900)
+        pacer.discardQueued()
+        #expect(pacer.queuedBytes(.video) == 0)
     }
 
     @Test("a lower target spaces packets further apart, a higher one closer")

@@ -95,10 +95,28 @@ public final class VP8Encoder: Sendable {
     public func requestKeyframe() { state.withLock { $0.keyframeRequested = true } }
 
     /// Changes the target bitrate for the following frames.
+    ///
+    /// Lowering it also takes away the credit libvpx saved at the old rate: its CBR buffer
+    /// level is a count of bits, clipped on a reconfiguration only to the new buffer size (a
+    /// second at the new rate), so after a cut the encoder would spend what it had saved at the
+    /// higher rate — for a second or more over the new target, on a path whose capacity just
+    /// fell. Setting the buffer size to the optimal level for one reconfiguration clips the
+    /// level there (vp8_change_config); the size is restored at once, and the level does not
+    /// rise with it.
     public func setBitrate(kbps: Int) throws(VP8Error) {
         guard kbps > 0 else { throw .invalidConfiguration("bitrate must be positive") }
         try state.withLock { (state) throws(VP8Error) in
+            let lower = UInt32(clamping: kbps) < state.encoderConfig.rc_target_bitrate
             state.encoderConfig.rc_target_bitrate = UInt32(clamping: kbps)
+            if lower {
+                let size = state.encoderConfig.rc_buf_sz
+                state.encoderConfig.rc_buf_sz = min(size, state.encoderConfig.rc_buf_optimal_sz)
+                let status = vpx_codec_enc_config_set(state.context, &state.encoderConfig)
+                state.encoderConfig.rc_buf_sz = size
+                guard status == VPX_CODEC_OK else {
+                    throw .controlRejected(setting: "bitrate \(kbps) kbps", message: Self.describe(status, state.context))
+                }
+            }
             let status = vpx_codec_enc_config_set(state.context, &state.encoderConfig)
             guard status == VPX_CODEC_OK else {
                 throw .controlRejected(setting: "bitrate \(kbps) kbps", message: Self.describe(status, state.context))

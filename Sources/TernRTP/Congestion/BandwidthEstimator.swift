@@ -41,13 +41,9 @@ public struct BandwidthEstimator: Sendable {
     private var pendingProbes: [ProbeCluster] = []
     /// Probe results taken, bits per second, the last 16 (for stats and tests).
     public private(set) var probeResults: [Double] = []
-    /// Set by the sender while its encoders want more than the target gives them: recovery
-    /// probes run only then.
+    /// Set by the sender while its encoders want more than the target gives them (`LinkShare`
+    /// leaves the media more of the link then).
     public var encodersLimited = false
-    /// What the path delivered, sampled with each feedback over the last `deliveredPeakWindow`
-    /// (at most 1,024 samples): a recovery probe runs when the estimate has fallen far below it.
-    private var deliveredSamples: [(at: Instant, rate: Double)] = []
-    static let deliveredPeakWindow: Duration = .seconds(30)
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -154,16 +150,12 @@ public struct BandwidthEstimator: Sendable {
             // The next cluster goes from what was taken, not what the cluster claimed.
             pendingProbes += probes.probeResult(cluster: cluster, measured: measured, applied: delayBased.rate, now: now)
         }
+        if delayBased.takeCapacityGrew(), encodersLimited {
+            pendingProbes += probes.capacityGrew(estimate: targetRate, now: now)
+        }
         lossBased.follow(delayBased.rate)
         congestionWindow.update(packets, target: targetRate, bytesInFlight: history.bytesInFlight, now: now)
         if delayBased.standingQueue.queueDelayMs > Self.queueingThresholdMs { lastQueueingAt = now }
-        if let delivered = delayBased.deliveredRate {
-            deliveredSamples.append((now, delivered))
-            deliveredSamples.removeAll { now - $0.at > Self.deliveredPeakWindow }
-            if deliveredSamples.count > 1_024 { deliveredSamples.removeFirst(deliveredSamples.count - 1_024) }
-        }
-        pendingProbes += probes.check(estimate: targetRate, deliveredPeak: deliveredSamples.map(\.rate).max(),
-                                      limited: encodersLimited, overusing: delayBased.usage == .overusing, now: now)
         return targetRate
     }
 

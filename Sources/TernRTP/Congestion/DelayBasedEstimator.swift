@@ -45,7 +45,26 @@ public struct DelayBasedEstimator: Sendable {
     private var previousTrend = 0.0
 
     // AIMD (§5.5).
+    /// No increase while even the least delayed packet of a report waited this long in a queue
+    /// (`StandingQueueDetector.queueDelayMs`): the rate has reached what the path carries, and
+    /// growing on until the trendline's threshold is crossed would build a queue of a hundred
+    /// milliseconds or more on a slow link before the cut (the §5.5 increase is only allowed
+    /// while the path is not queueing; this reads "queueing" from the delay itself).
+    public static let holdingQueueDelayMs = 10.0
+    /// What an overuse cut aims to drain the queue within, and the deepest cut it takes.
+    static let drainTime: Duration = .milliseconds(500)
+    static let deepestCut = 0.5
+    /// The rate to return to once the queue a deep cut is draining has gone.
+    private var afterDrain: Double?
+    /// The capacity the path showed when a queue last made the rate come down, and the
+    /// increase near it.
+    public private(set) var capacity = KnownCapacity()
+
+    /// Whether the rate has outgrown the capacity it knew since the last call: a probe can find
+    /// how far the path grew instead of the 8 %-a-second increase.
+    public mutating func takeCapacityGrew() -> Bool { capacity.takeGrew() }
     private var lastIncrease: Instant?
+    /// When the rate was last cut for overuse.
     private var lastDecrease: Instant?
     /// A queue that stays full without growing (`StandingQueueDetector`).
     public private(set) var standingQueue = StandingQueueDetector()
@@ -86,9 +105,31 @@ public struct DelayBasedEstimator: Sendable {
             noteAcknowledged(arrival: arrival, size: packet.size)
             add(sendTime: packet.sendTime, arrival: arrival, size: packet.size)
         }
-        // A standing queue is overuse too, though the trendline sees no growth.
-        let standing = standingQueue.update(packets, now: now)
-        adjustRate(now: now, usage: standing ? .overusing : usage)
+        // A standing queue is overuse too, though the trendline sees no growth; a queue that
+        // is forming eases the rate back (`easeBack`).
+        let standing = standingQueue.update(packets, now: now, deliveredRate: deliveredRate)
+        let drained = standingQueue.queueDelayMs < Self.holdingQueueDelayMs
+            || lastDecrease.map { now - $0 >= Self.drainTime * 2 } ?? true
+        if let restore = afterDrain, !standing, usage != .overusing, drained {
+            // The queue a deep cut drained is gone (or has had twice the time it was cut for):
+            // back to 85 % of what the path delivered.
+            rate = min(maximumRate, max(rate, restore))
+            afterDrain = nil
+            lastIncrease = now
+        }
+        if standing {
+            adjustRate(now: now, usage: .overusing)
+        } else if usage == .normal, standingQueue.queueDelayMs > Self.holdingQueueDelayMs {
+            // Past the capacity the path showed last, a queue that starts is that capacity
+            // again (a shaper's bucket has run dry): cut at once rather than let it build.
+            if capacity.isPast(rate, now: now) {
+                adjustRate(now: now, usage: .overusing)
+            } else {
+                easeBack(now: now)
+            }
+        } else {
+            adjustRate(now: now, usage: usage)
+        }
         return rate
     }
 
@@ -213,10 +254,22 @@ public struct DelayBasedEstimator: Sendable {
     private mutating func adjustRate(now: Instant, usage: Usage) {
         switch usage {
         case .overusing:
-            // Decrease at most once per 200 ms: to 85 % of what the path delivered (§5.5).
+            // Decrease at most once per 200 ms: to 85 % of what the path delivered (§5.5), or
+            // lower when the queue is already long: sending 15 % under a path's rate drains
+            // 150 ms of queue a second, so a queue of Q ms left by a drop of capacity, or by an
+            // overshoot a shaper's token bucket hid, takes Q / 150 seconds to drain. Below the
+            // delivered rate by Q / `drainTime` instead, it drains in about `drainTime`.
             if let last = lastDecrease, now - last < .milliseconds(200) { return }
             let delivered = deliveredRate ?? rate
-            rate = max(minimumRate, min(rate, 0.85 * delivered))
+            let queued = standingQueue.queueDelayMs / Self.drainTime.milliseconds
+            let factor = max(Self.deepestCut, min(0.85, 1 - queued))
+            rate = max(minimumRate, min(rate, factor * delivered))
+            capacity.seen(delivered: delivered, now: now)
+            // Below 85 % only until the queue has drained (a BBR-like drain): the path still
+            // carries what it delivered.
+            if factor < 0.85 || afterDrain != nil {
+                afterDrain = max(rate, min(afterDrain ?? .infinity, 0.85 * delivered))
+            }
             lastDecrease = now
             lastIncrease = now
         case .underusing:
@@ -224,12 +277,30 @@ public struct DelayBasedEstimator: Sendable {
         case .normal:
             let elapsed = lastIncrease.map { min((now - $0).seconds, 1) } ?? 0
             lastIncrease = now
-            // Multiplicative increase, 8 % per second (§5.5), but never far past what is delivered.
-            var increased = rate * pow1p08(elapsed)
+            // Multiplicative increase, 8 % per second (§5.5), but never far past what is
+            // delivered; near a capacity the path showed lately, additively (`KnownCapacity`).
+            var increased = capacity.increase(from: rate, elapsed: elapsed, now: now) ?? rate * pow1p08(elapsed)
             if let delivered = deliveredRate { increased = min(increased, 1.5 * delivered + 10_000) }
             rate = min(maximumRate, max(rate, increased))
         }
     }
+
+    /// A queue between `holdingQueueDelayMs` and the standing queue's threshold: no increase,
+    /// and a decrease that grows with the queue, up to `easeBackRate` a second at the threshold.
+    /// A rate that crept a few percent past the path's (the increase near a known capacity is
+    /// additive and slow) then settles with a queue of about `holdingQueueDelayMs`, where the
+    /// trendline, which needs a steeper rise, would have let the queue creep on to the
+    /// standing queue's cut.
+    private mutating func easeBack(now: Instant) {
+        let elapsed = lastIncrease.map { min((now - $0).seconds, 1) } ?? 0
+        lastIncrease = now
+        // The path just showed where its capacity is.
+        if let delivered = deliveredRate { capacity.seen(delivered: delivered, now: now) }
+        let over = (standingQueue.queueDelayMs - Self.holdingQueueDelayMs)
+            / (StandingQueueDetector.thresholdMs - Self.holdingQueueDelayMs)
+        rate = max(minimumRate, rate * (1 - Self.easeBackRate * min(max(over, 0), 1) * elapsed))
+    }
+    static let easeBackRate = 0.1
 
     private func pow1p08(_ seconds: Double) -> Double {
         // 1.08^seconds without Foundation: exp(seconds × ln 1.08) by a short series (seconds ≤ 1).

@@ -79,6 +79,8 @@ public struct Pacer<Packet: Sendable>: Sendable {
     public var congested = false
     /// Bytes and packets waiting.
     public private(set) var queuedBytes = 0
+    /// Bytes waiting in each queue (by `Priority.rawValue`).
+    private var queuedBytesByPriority = Array(repeating: 0, count: Priority.allCases.count)
     public private(set) var queuedPackets = 0
     /// Packets dropped because `maximumQueuedPackets` were already waiting.
     public private(set) var droppedPackets = 0
@@ -107,8 +109,14 @@ public struct Pacer<Packet: Sendable>: Sendable {
         }
         queues[priority.rawValue].append(Queued(packet: packet, size: max(0, size), queuedAt: now))
         queuedBytes += max(0, size)
+        queuedBytesByPriority[priority.rawValue] += max(0, size)
         queuedPackets += 1
         return true
+    }
+
+    /// Bytes waiting in the queue of `priority`.
+    public func queuedBytes(_ priority: Priority) -> Int {
+        queuedBytesByPriority[priority.rawValue]
     }
 
     /// Runs `cluster` after the ones already waiting.
@@ -135,6 +143,7 @@ public struct Pacer<Packet: Sendable>: Sendable {
                 let next = queues[queue][heads[queue]]
                 heads[queue] += 1
                 queuedBytes -= next.size
+                queuedBytesByPriority[queue] -= next.size
                 queuedPackets -= 1
                 budget -= Double(next.size)
                 out.append(.packet(next.packet, probeCluster: cluster))
@@ -174,6 +183,7 @@ public struct Pacer<Packet: Sendable>: Sendable {
         queues = Array(repeating: [], count: Priority.allCases.count)
         heads = Array(repeating: 0, count: Priority.allCases.count)
         queuedBytes = 0
+        queuedBytesByPriority = Array(repeating: 0, count: Priority.allCases.count)
         queuedPackets = 0
         probes = []
         idle = true

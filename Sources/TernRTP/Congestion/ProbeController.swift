@@ -25,10 +25,16 @@ public struct ProbeCluster: Sendable, Equatable {
 
 /// When to probe and how high (libwebrtc's ProbeController, in its simplest useful form):
 /// when media starts, clusters at 3 × and 6 × the start rate; while each result reaches 70 % of
-/// its cluster's rate, the next at 2 × the rate the estimate took from it; and after a large
-/// drop (`check`), a cluster at 2 × the estimate every 5 s — so a call that started low, or came
-/// down with a bulk transfer that has ended, finds the capacity in seconds instead of growing
-/// 8 % a second. Never above `maximumRate`. Sans-I/O.
+/// its cluster's rate, the next at 2 × the rate the estimate took from it — so a call that
+/// starts low finds the capacity in a second instead of growing 8 % a second. Never above
+/// `maximumRate`. Sans-I/O.
+///
+/// No probing after a drop: a short cluster cannot tell a path whose capacity came back from a
+/// shaper's token bucket (16 KiB on the lab's TBF: a cluster at twice a 500 kbit/s link passes
+/// it at line rate), and each false result put the queue back for a second or more. libwebrtc
+/// probes after a drop only while the sender is application-limited, once, within 5 s. Tern
+/// probes again only once the estimate has grown well past the capacity the path last showed
+/// without a queue building (`capacityGrew`): by then a bucket would have been emptied.
 public struct ProbeController: Sendable {
     public let maximumRate: Double
     private var nextID = 1
@@ -37,8 +43,6 @@ public struct ProbeController: Sendable {
     public var hasStarted: Bool { started }
     /// The highest cluster of the current run, waiting for its result.
     private var awaiting: (cluster: Int, rate: Double, since: Instant)?
-    private var lastProbe: Instant?
-    public static let recoveryInterval: Duration = .seconds(5)
     /// A cluster whose result has not come in this long is given up on.
     static let resultTimeout: Duration = .seconds(1)
 
@@ -65,26 +69,18 @@ public struct ProbeController: Sendable {
         return clusters([2 * applied], now: now)
     }
 
-    /// Called with each feedback: a recovery cluster when the estimate has fallen under half of
-    /// what the path delivered at its best in the last 30 s (`deliveredPeak`: something else
-    /// took the path for a while — a bulk transfer, a burst of cross traffic — and has gone),
-    /// the encoders want more (`limited`) and the path is not queueing; at most every
-    /// `recoveryInterval`. Not on every limited estimate: a shaper's token bucket lets a short
-    /// cluster through at line rate, and probing a shaped link every few seconds would flood it
-    /// each time.
-    public mutating func check(estimate: Double, deliveredPeak: Double?, limited: Bool, overusing: Bool,
-                               now: Instant) -> [ProbeCluster] {
-        guard started, limited, !overusing, estimate < maximumRate, let deliveredPeak, estimate < deliveredPeak / 2
-        else { return [] }
+    /// The estimate outgrew the capacity the path showed at its last queue
+    /// (`DelayBasedEstimator.takeCapacityGrew`): a cluster at 2 × `estimate`, and on from its
+    /// result as at the start, unless a run is still waiting for its result.
+    public mutating func capacityGrew(estimate: Double, now: Instant) -> [ProbeCluster] {
+        guard started, estimate < maximumRate else { return [] }
         if let awaiting, now - awaiting.since < Self.resultTimeout { return [] }
-        if let lastProbe, now - lastProbe < Self.recoveryInterval { return [] }
         return clusters([2 * estimate], now: now)
     }
 
     private mutating func clusters(_ rates: [Double], now: Instant) -> [ProbeCluster] {
         let rates = rates.map { min($0, maximumRate) }.sorted()
         guard let highest = rates.last, highest > 0 else { return [] }
-        lastProbe = now
         let made = rates.map { rate in
             defer { nextID += 1 }
             return ProbeCluster(id: nextID, rate: rate)

@@ -6,9 +6,10 @@ public import TernCore
 /// and the trendline sees nothing while every packet waits hundreds of milliseconds. This
 /// compares each packet's one-way delay (arrival in the receiver's time base minus send time:
 /// an unknown but fixed offset) with the lowest seen in the last 30 s (the path without a
-/// queue): when even the least delayed packet of every report for half a second waited more
-/// than 50 ms, the queue is standing, and the estimate treats it as overuse. A keyframe's burst
-/// drains within a report or two, so it does not count. Sans-I/O.
+/// queue): when even the least delayed packet of every report for 300 ms waited more than
+/// 25 ms, the queue is standing, and the estimate treats it as overuse. A paced keyframe's
+/// burst drains within a report or two, so it does not count. 25 ms each way keeps a call's
+/// round trip within 50 ms of the path's. Sans-I/O.
 public struct StandingQueueDetector: Sendable {
     /// The lowest one-way delay of each second (sender's clock), the last `baseWindowSeconds`.
     private var minima: [(second: Int64, delayMs: Double)] = []
@@ -16,20 +17,27 @@ public struct StandingQueueDetector: Sendable {
     /// The least queueing delay of the last report, ms (0 before any).
     public private(set) var queueDelayMs = 0.0
 
-    public static let thresholdMs = 50.0
-    public static let hold: Duration = .milliseconds(500)
+    public static let thresholdMs = 25.0
+    public static let hold: Duration = .milliseconds(300)
     static let baseWindowSeconds: Int64 = 30
+    static let slowestAllowanceRate = 100_000.0
 
     public init() {}
 
-    /// Takes one report's packets at `now`; true while the queue stands.
-    public mutating func update(_ packets: [SentPacketHistory.Feedback], now: Instant) -> Bool {
-        var least: Double?
+    /// Takes one report's packets at `now`; true while the queue stands. `deliveredRate` (bit/s),
+    /// what the path delivered lately, if known: the least delayed packet's own transmission at
+    /// that rate is not counted as queueing. A 1,200-byte packet takes 4 ms at 2.5 Mbit/s and
+    /// 19 ms at 500 kbit/s, so after the capacity falls it arrives later than the base measured
+    /// before, with no queue at all. The delivered rate is at most the bottleneck's, so the
+    /// allowance is never too small; it is taken at 100 kbit/s at least (an audio-only call
+    /// delivers far less than its path carries).
+    public mutating func update(_ packets: [SentPacketHistory.Feedback], now: Instant, deliveredRate: Double? = nil) -> Bool {
+        var least: (delay: Double, size: Int)?
         for packet in packets {
             guard let arrival = packet.arrival else { continue }
             let delay = Double(arrival.nanoseconds) / 1e6 - packet.sendTime.milliseconds
             guard delay.isFinite else { continue }
-            least = min(least ?? delay, delay)
+            if least.map({ delay < $0.delay }) ?? true { least = (delay, packet.size) }
             let second = packet.sendTime.nanoseconds / 1_000_000_000
             if let last = minima.last, last.second == second {
                 minima[minima.count - 1].delayMs = min(last.delayMs, delay)
@@ -40,7 +48,8 @@ public struct StandingQueueDetector: Sendable {
         let current = now.nanoseconds / 1_000_000_000
         minima.removeAll { current - $0.second >= Self.baseWindowSeconds }
         guard let least, let base = minima.map(\.delayMs).min() else { return standing(now: now) }
-        queueDelayMs = max(0, least - base)
+        let transmissionMs = deliveredRate.map { Double(least.size) * 8 / max($0, Self.slowestAllowanceRate) * 1000 } ?? 0
+        queueDelayMs = max(0, least.delay - base - transmissionMs)
         if queueDelayMs > Self.thresholdMs {
             if standingSince == nil { standingSince = now }
         } else {

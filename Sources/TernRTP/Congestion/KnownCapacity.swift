@@ -1,0 +1,90 @@
+public import TernCore
+
+/// The capacity a path showed the last time a queue made the estimate come down, and how the
+/// estimate may grow near it. A shaper's token bucket (the lab's TBF holds 16 KiB; ISP
+/// policers hold more) lets a sender past the path's rate without a queue until the bucket is
+/// empty: at the 8 % a second of draft-ietf-rmcat-gcc-02 §5.5 the rate is ~20 % over a
+/// 500 kbit/s link by then, and the queue that follows takes a round of cut and drain. Near a
+/// capacity seen within `memory`, the increase is additive instead, `increasePerSecond` of it
+/// a second (~12 % over when a 16 KiB bucket at 500 kbit/s runs dry). A bucket is not always
+/// there, and a path's capacity does grow: the excess sent over the capacity since it was seen
+/// is counted, and once it is half again as much as the largest a bucket was seen to hide
+/// (at least `minimumBucket`), the capacity is taken to have grown — the estimate goes back to
+/// its multiplicative increase and a probe can find how far (`takeGrew`). On a path without a
+/// bucket that costs a few seconds of slower growth after each queue; on one with a bucket it
+/// is what keeps the queue short. Sans-I/O.
+public struct KnownCapacity: Sendable {
+    /// What the path delivered when a queue last made the rate come down, bits per second,
+    /// and when.
+    public private(set) var rate: Double?
+    private var seenAt: Instant?
+    /// Bits sent over `rate` since it was seen (the estimate's rate, not the encoders' output:
+    /// they send at most that, so a bucket is never under-counted).
+    private var excessBits = 0.0
+    /// The most a bucket was seen to hide: the excess when a queue appeared past the capacity
+    /// (also after the capacity was taken to have grown: a queue that follows says it had not).
+    public private(set) var bucketBits = 0.0
+    /// When the capacity was taken to have grown: the multiplicative increase applies until a
+    /// queue is seen.
+    private var outgrownAt: Instant?
+    /// A queue this soon after the capacity was taken to have grown says it had not.
+    static let falseGrowth: Duration = .seconds(3)
+    private var grew = false
+
+    static let memory: Duration = .seconds(10)
+    static let increasePerSecond = 0.03
+    /// From this share of the capacity on, the increase is additive.
+    static let nearShare = 0.95
+    /// The least excess taken as proof that the capacity grew, before any bucket was measured:
+    /// half again as much as the 16 KiB Linux's TBF is commonly given (the lab's).
+    static let minimumBucket = 1.5 * 16_384 * 8
+
+    public init() {}
+
+    /// A queue made the estimate come down with the path delivering `delivered` bit/s at `now`.
+    public mutating func seen(delivered: Double, now: Instant) {
+        // A queue past the capacity measures the bucket that hid it — also one that follows
+        // soon after the capacity was taken to have grown: it had not, the bucket was larger.
+        let withinMemory = seenAt.map { now - $0 < Self.memory } ?? false
+        let soonAfterOutgrown = outgrownAt.map { now - $0 < Self.falseGrowth } ?? false
+        if withinMemory || soonAfterOutgrown { bucketBits = max(bucketBits, excessBits) }
+        rate = delivered
+        seenAt = now
+        excessBits = 0
+        outgrownAt = nil
+    }
+
+    /// Whether `estimate` is past the capacity seen within `memory` (and not outgrown).
+    public func isPast(_ estimate: Double, now: Instant) -> Bool {
+        guard let rate, let seenAt, now - seenAt < Self.memory, outgrownAt == nil else { return false }
+        return estimate > rate
+    }
+
+    /// The estimate after `elapsed` seconds of increase from `estimate` near the capacity, or
+    /// nil where the multiplicative increase applies (no capacity seen within `memory`, the
+    /// estimate under `nearShare` of it, or the capacity outgrown).
+    public mutating func increase(from estimate: Double, elapsed: Double, now: Instant) -> Double? {
+        guard let rate, let seenAt else { return nil }
+        excessBits += max(0, estimate - rate) * elapsed
+        guard outgrownAt == nil else { return nil }
+        guard now - seenAt < Self.memory else {
+            // `memory` without a queue, past the capacity: it grew (a bucket would have run dry).
+            outgrownAt = now
+            grew = excessBits > 0
+            return nil
+        }
+        guard estimate >= Self.nearShare * rate else { return nil }
+        if excessBits > max(1.5 * bucketBits, Self.minimumBucket) {
+            outgrownAt = now
+            grew = true
+            return nil
+        }
+        return estimate + Self.increasePerSecond * rate * elapsed
+    }
+
+    /// Whether the capacity was outgrown since the last call.
+    public mutating func takeGrew() -> Bool {
+        defer { grew = false }
+        return grew
+    }
+}
