@@ -24,8 +24,6 @@ public final class RTPSender: Sendable {
         var videoEncoderSize: (width: Int, height: Int)?
         var ladder = ResolutionLadder()
         var rateAdjuster = EncoderRateAdjuster()
-        /// Video frames not encoded because the pacer still held a backlog of earlier ones.
-        var framesSkipped = 0
         var packetizer = VP8Packetizer(maxPayloadSize: 1100)
         var opusPayloader = OpusPayloader()
         var enabled = true
@@ -133,10 +131,7 @@ public final class RTPSender: Sendable {
         // this one is not encoded.
         if let driver = transport.withLock({ $0 }), driver.perform({ core, now in core.media.videoBacklogged(now: now) }) {
             let now = clock.now()
-            state.withLock { state in
-                state.framesSkipped += 1
-                Self.recordLimitation(at: now, .bandwidth, in: &state)
-            }
+            state.withLock { Self.recordLimitation(at: now, .bandwidth, in: &$0) }
             return
         }
         let encoded: EncodedVideoFrame?

@@ -73,6 +73,57 @@ import TernRTP
         #expect(next.feedbackPacketCount == report.feedbackPacketCount &+ 1)
     }
 
+    @Test("above ~220 kbit/s arriving, a report goes 50 ms after the first arrival it covers (5 % of the rate, libwebrtc's rule); a slow stream keeps 100 ms")
+    func feedbackIntervalFollowsTheIncomingRate() throws {
+        func gaps(payload: Int) throws -> [Int64] {
+            var engine = receiver(transportCC: Self.extensionID)
+            var output = TransportCore.Output()
+            var sentAt: [Int64] = []
+            // A packet every 10 ms for 2 s: 100 packets a second of `payload` bytes.
+            for index in 0..<200 {
+                let now = Int64(index) * 10
+                var bytes = packet(sequence: UInt16(index), transportSequence: UInt16(index))
+                bytes += Array(repeating: 0, count: payload)
+                engine.receiveRTP(bytes, now: Self.at(now), into: &output)
+                engine.handleTimeout(now: Self.at(now), into: &output)
+                if try !feedback(in: engine.takeQueuedRTCP()).isEmpty { sentAt.append(now) }
+            }
+            return zip(sentAt.dropFirst(), sentAt).map { $0 - $1 }.suffix(10)
+        }
+        // Arrivals every 10 ms: the first after a report comes 10 ms later, the next report
+        // the interval after that.
+        // ~400 kbit/s with headers: 50 ms once a second of arrivals is counted.
+        let fast = try gaps(payload: 440)
+        #expect(fast.allSatisfy { $0 == 60 }, "\(fast)")
+        // ~75 kbit/s: 544 bits / (5 % of it) = 145 ms, held at 100 ms.
+        let slow = try gaps(payload: 0)
+        #expect(slow.allSatisfy { $0 == 110 }, "\(slow)")
+    }
+
+    @Test("video waiting in the pacer pushes the encoders back by its share of a second at the estimate (at most half), and past 250 ms of it a frame is not encoded")
+    func pacerBacklogPushesTheEncodersBack() {
+        var engine = MediaEngine(localRTCPSSRC: 0x7777, cname: "test",
+                                 ntpMapping: NTPClockMapping(instant: .zero, ntp: NTPTimestamp(wallClock: Date())),
+                                 now: .zero, seed: 3,
+                                 bandwidth: BandwidthEstimator.Configuration(startRate: 400_000, minimumRate: 30_000, maximumRate: 400_000))
+        #expect(engine.pacerPushback == 1 && !engine.videoBacklogged(now: .zero))
+        // 10 KB of video: 200 ms at 400 kbit/s.
+        engine.pacer.setTargetRate(0)
+        for _ in 0..<10 { engine.pacer.enqueue(PacedRTP(bytes: [], transportSequenceOffset: nil), size: 1_000, priority: .video, now: .zero) }
+        #expect(abs(engine.pacerPushback - 0.8) < 1e-9 && !engine.videoBacklogged(now: .zero))
+        // 5 KB more, as retransmissions: 300 ms.
+        for _ in 0..<5 {
+            engine.pacer.enqueue(PacedRTP(bytes: [], transportSequenceOffset: nil, isRetransmission: true), size: 1_000,
+                                 priority: .retransmission, now: .zero)
+        }
+        #expect(abs(engine.pacerPushback - 0.7) < 1e-9 && engine.videoBacklogged(now: .zero))
+        // Audio does not count.
+        for _ in 0..<100 { engine.pacer.enqueue(PacedRTP(bytes: [], transportSequenceOffset: nil), size: 1_000, priority: .audio, now: .zero) }
+        #expect(abs(engine.pacerPushback - 0.7) < 1e-9)
+        for _ in 0..<100 { engine.pacer.enqueue(PacedRTP(bytes: [], transportSequenceOffset: nil), size: 1_000, priority: .video, now: .zero) }
+        #expect(engine.pacerPushback == 0.5, "never under half")
+    }
+
     @Test("without the extension negotiated no feedback is sent")
     func noFeedbackWithoutTheExtension() throws {
         var engine = receiver(transportCC: nil)
