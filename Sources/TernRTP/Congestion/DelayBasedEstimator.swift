@@ -279,7 +279,7 @@ public struct DelayBasedEstimator: Sendable {
             lastIncrease = now
             // Multiplicative increase, 8 % per second (§5.5), but never far past what is
             // delivered; near a capacity the path showed lately, additively (`KnownCapacity`).
-            var increased = capacity.increase(from: rate, elapsed: elapsed, now: now) ?? rate * pow1p08(elapsed)
+            var increased = capacity.increase(from: rate, delivered: deliveredRate, elapsed: elapsed, now: now) ?? rate * pow1p08(elapsed)
             if let delivered = deliveredRate { increased = min(increased, 1.5 * delivered + 10_000) }
             rate = min(maximumRate, max(rate, increased))
         }
