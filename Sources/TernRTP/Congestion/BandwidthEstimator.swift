@@ -42,8 +42,12 @@ public struct BandwidthEstimator: Sendable {
     /// Probe results taken, bits per second, the last 16 (for stats and tests).
     public private(set) var probeResults: [Double] = []
     /// Set by the sender while its encoders want more than the target gives them (`LinkShare`
-    /// leaves the media more of the link then).
+    /// leaves the media more of the link then; recovery probes run only then).
     public var encodersLimited = false
+    /// What the path delivered, sampled with each feedback over the last `deliveredPeakWindow`
+    /// (at most 1,024 samples): a recovery probe runs when the estimate has fallen far below it.
+    private var deliveredSamples: [(at: Instant, rate: Double)] = []
+    static let deliveredPeakWindow: Duration = .seconds(30)
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -156,6 +160,14 @@ public struct BandwidthEstimator: Sendable {
         lossBased.follow(delayBased.rate)
         congestionWindow.update(packets, target: targetRate, bytesInFlight: history.bytesInFlight, now: now)
         if delayBased.standingQueue.queueDelayMs > Self.queueingThresholdMs { lastQueueingAt = now }
+        if let delivered = delayBased.deliveredRate {
+            deliveredSamples.append((now, delivered))
+            deliveredSamples.removeAll { now - $0.at > Self.deliveredPeakWindow }
+            if deliveredSamples.count > 1_024 { deliveredSamples.removeFirst(deliveredSamples.count - 1_024) }
+        }
+        pendingProbes += probes.check(estimate: targetRate, deliveredPeak: deliveredSamples.map(\.rate).max(),
+                                      limited: encodersLimited,
+                                      queued: delayBased.usage == .overusing || pathQueues(now: now), now: now)
         return targetRate
     }
 

@@ -16,7 +16,7 @@ public struct CongestionWindow: Sendable {
     public private(set) var pushbackRatio = 1.0
     private var feedbackRoundTrips: [Duration] = []
 
-    public static let queue: Duration = .milliseconds(100)
+    public static let queue: Duration = .milliseconds(350)
     static let minimumPushbackRatio = 0.25
 
     public init() {}

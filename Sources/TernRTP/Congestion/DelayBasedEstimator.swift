@@ -120,13 +120,7 @@ public struct DelayBasedEstimator: Sendable {
         if standing {
             adjustRate(now: now, usage: .overusing)
         } else if usage == .normal, standingQueue.queueDelayMs > Self.holdingQueueDelayMs {
-            // Past the capacity the path showed last, a queue that starts is that capacity
-            // again (a shaper's bucket has run dry): cut at once rather than let it build.
-            if capacity.isPast(rate, now: now) {
-                adjustRate(now: now, usage: .overusing)
-            } else {
-                easeBack(now: now)
-            }
+            easeBack(now: now)
         } else {
             adjustRate(now: now, usage: usage)
         }

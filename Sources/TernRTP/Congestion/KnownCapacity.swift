@@ -57,12 +57,6 @@ public struct KnownCapacity: Sendable {
         outgrownAt = nil
     }
 
-    /// Whether `estimate` is past the capacity seen within `memory` (and not outgrown).
-    public func isPast(_ estimate: Double, now: Instant) -> Bool {
-        guard let rate, let seenAt, now - seenAt < Self.memory, outgrownAt == nil else { return false }
-        return estimate > rate
-    }
-
     /// The estimate after `elapsed` seconds of increase from `estimate` near the capacity, with
     /// the path delivering `delivered` bit/s lately, or nil where the multiplicative increase
     /// applies (no capacity seen within `memory`, the estimate under `nearShare` of it, or the

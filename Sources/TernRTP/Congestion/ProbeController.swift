@@ -29,12 +29,13 @@ public struct ProbeCluster: Sendable, Equatable {
 /// starts low finds the capacity in a second instead of growing 8 % a second. Never above
 /// `maximumRate`. Sans-I/O.
 ///
-/// No probing after a drop: a short cluster cannot tell a path whose capacity came back from a
-/// shaper's token bucket (16 KiB on the lab's TBF: a cluster at twice a 500 kbit/s link passes
-/// it at line rate), and each false result put the queue back for a second or more. libwebrtc
-/// probes after a drop only while the sender is application-limited, once, within 5 s. Tern
-/// probes again only once the estimate has grown well past the capacity the path last showed
-/// without a queue building (`capacityGrew`): by then a bucket would have been emptied.
+/// No probing after a drop that came with a queue: a short cluster cannot tell a path whose
+/// capacity came back from a shaper's token bucket (16 KiB on the lab's TBF: a cluster at twice
+/// a 500 kbit/s link passes it at line rate), and each false result put the queue back for a
+/// second or more (libwebrtc probes after a drop only while application-limited, once). Tern
+/// probes there only once the estimate has grown well past the capacity the path last showed
+/// without a queue building (`capacityGrew`): by then a bucket would have been emptied. After
+/// a drop without a queue (random loss), `check` probes every 5 s until the rate is back.
 public struct ProbeController: Sendable {
     public let maximumRate: Double
     private var nextID = 1
@@ -43,6 +44,8 @@ public struct ProbeController: Sendable {
     public var hasStarted: Bool { started }
     /// The highest cluster of the current run, waiting for its result.
     private var awaiting: (cluster: Int, rate: Double, since: Instant)?
+    private var lastProbe: Instant?
+    public static let recoveryInterval: Duration = .seconds(5)
     /// A cluster whose result has not come in this long is given up on.
     static let resultTimeout: Duration = .seconds(1)
 
@@ -69,6 +72,21 @@ public struct ProbeController: Sendable {
         return clusters([2 * applied], now: now)
     }
 
+    /// Called with each feedback: a recovery cluster when the estimate has fallen under half of
+    /// what the path delivered at its best in the last 30 s (`deliveredPeak`), the encoders want
+    /// more (`limited`) and the path has not queued lately (`queued`: the caller's
+    /// `BandwidthEstimator.pathQueues`); at most every `recoveryInterval`. A drop without a
+    /// queue came from loss (the loss-based bound), not from a capacity a shaper's bucket could
+    /// hide, so a probe finds the rate back safely; after a drop with a queue, no probe.
+    public mutating func check(estimate: Double, deliveredPeak: Double?, limited: Bool, queued: Bool,
+                               now: Instant) -> [ProbeCluster] {
+        guard started, limited, !queued, estimate < maximumRate, let deliveredPeak, estimate < deliveredPeak / 2
+        else { return [] }
+        if let awaiting, now - awaiting.since < Self.resultTimeout { return [] }
+        if let lastProbe, now - lastProbe < Self.recoveryInterval { return [] }
+        return clusters([2 * estimate], now: now)
+    }
+
     /// The estimate outgrew the capacity the path showed at its last queue
     /// (`DelayBasedEstimator.takeCapacityGrew`): a cluster at 2 × `estimate`, and on from its
     /// result as at the start, unless a run is still waiting for its result.
@@ -81,6 +99,7 @@ public struct ProbeController: Sendable {
     private mutating func clusters(_ rates: [Double], now: Instant) -> [ProbeCluster] {
         let rates = rates.map { min($0, maximumRate) }.sorted()
         guard let highest = rates.last, highest > 0 else { return [] }
+        lastProbe = now
         let made = rates.map { rate in
             defer { nextID += 1 }
             return ProbeCluster(id: nextID, rate: rate)
