@@ -152,9 +152,12 @@ extension MediaEngine {
     /// seconds; below it by the backlog, it drains in about `pacerDrainTime` (libwebrtc pushes
     /// its encoders back on the pacer's queue the same way).
     var pacerPushback: Double {
-        let waiting = Double(pacer.queuedBytes(.video) + pacer.queuedBytes(.retransmission)) * 8
-        let seconds = waiting / max(bandwidth.targetRate, 1)
-        return max(0.5, 1 - seconds / Self.pacerDrainTime.seconds)
+        max(0.5, 1 - videoBacklogSeconds / Self.pacerDrainTime.seconds)
+    }
+
+    /// How long the video and retransmissions waiting in the pacer take to send at the estimate.
+    var videoBacklogSeconds: Double {
+        Double(pacer.queuedBytes(.video) + pacer.queuedBytes(.retransmission)) * 8 / max(bandwidth.targetRate, 1)
     }
     static let pacerDrainTime: Duration = .seconds(1)
 
@@ -166,9 +169,7 @@ extension MediaEngine {
     /// stale when they leave. A frame not encoded costs nothing to the receiver (the encoder
     /// never referenced it); a frame dropped from the queue would cost a keyframe.
     func videoBacklogged(now: Instant) -> Bool {
-        let waiting = pacer.queuedBytes(.video) + pacer.queuedBytes(.retransmission)
-        guard waiting > 0 else { return false }
-        return Double(waiting) * 8 / max(bandwidth.targetRate, 1) > Self.maximumVideoBacklog.seconds
+        videoBacklogSeconds > Self.maximumVideoBacklog.seconds
     }
 
     /// A keyframe at 900 % of an average frame (`VP8E_SET_MAX_INTRA_BITRATE_PCT`) is 300 ms of

@@ -106,21 +106,20 @@ public final class VP8Encoder: Sendable {
     public func setBitrate(kbps: Int) throws(VP8Error) {
         guard kbps > 0 else { throw .invalidConfiguration("bitrate must be positive") }
         try state.withLock { (state) throws(VP8Error) in
-            let lower = UInt32(clamping: kbps) < state.encoderConfig.rc_target_bitrate
-            state.encoderConfig.rc_target_bitrate = UInt32(clamping: kbps)
-            if lower {
-                let size = state.encoderConfig.rc_buf_sz
-                state.encoderConfig.rc_buf_sz = min(size, state.encoderConfig.rc_buf_optimal_sz)
-                let status = vpx_codec_enc_config_set(state.context, &state.encoderConfig)
-                state.encoderConfig.rc_buf_sz = size
+            func apply(_ config: inout vpx_codec_enc_cfg_t) throws(VP8Error) {
+                let status = vpx_codec_enc_config_set(state.context, &config)
                 guard status == VPX_CODEC_OK else {
                     throw .controlRejected(setting: "bitrate \(kbps) kbps", message: Self.describe(status, state.context))
                 }
             }
-            let status = vpx_codec_enc_config_set(state.context, &state.encoderConfig)
-            guard status == VPX_CODEC_OK else {
-                throw .controlRejected(setting: "bitrate \(kbps) kbps", message: Self.describe(status, state.context))
+            let lower = UInt32(clamping: kbps) < state.encoderConfig.rc_target_bitrate
+            state.encoderConfig.rc_target_bitrate = UInt32(clamping: kbps)
+            if lower {
+                var clipping = state.encoderConfig
+                clipping.rc_buf_sz = min(clipping.rc_buf_sz, clipping.rc_buf_optimal_sz)
+                try apply(&clipping)
             }
+            try apply(&state.encoderConfig)
             state.configuration.bitrateKbps = kbps
         }
     }

@@ -59,10 +59,6 @@ public struct DelayBasedEstimator: Sendable {
     /// The capacity the path showed when a queue last made the rate come down, and the
     /// increase near it.
     public private(set) var capacity = KnownCapacity()
-
-    /// Whether the rate has outgrown the capacity it knew since the last call: a probe can find
-    /// how far the path grew instead of the 8 %-a-second increase.
-    public mutating func takeCapacityGrew() -> Bool { capacity.takeGrew() }
     private var lastIncrease: Instant?
     /// When the rate was last cut for overuse.
     private var lastDecrease: Instant?
@@ -138,6 +134,10 @@ public struct DelayBasedEstimator: Sendable {
         rate = min(maximumRate, max(rate, min(measured, bound)))
         lastIncrease = now
     }
+
+    /// Whether the rate has outgrown the capacity it knew since the last call: a probe can find
+    /// how far the path grew instead of the 8 %-a-second increase.
+    public mutating func takeCapacityGrew() -> Bool { capacity.takeGrew() }
 
     /// Caps the rate (a loss-based bound or the peer's REMB).
     public mutating func cap(at bound: Double) {

@@ -11,9 +11,8 @@ public import TernCore
 /// is counted (from what the path delivered), and once it is half again as much as the largest a
 /// bucket was seen to hide (at least `minimumBucket`), the capacity is taken to have grown —
 /// the estimate goes back to its multiplicative increase and a probe can find how far
-/// (`takeGrew`). On a path without a
-/// bucket that costs a few seconds of slower growth after each queue; on one with a bucket it
-/// is what keeps the queue short. Sans-I/O.
+/// (`takeGrew`). On a path without a bucket that costs a few seconds of slower growth after each
+/// queue; on one with a bucket it is what keeps the queue short. Sans-I/O.
 public struct KnownCapacity: Sendable {
     /// What the path delivered when a queue last made the rate come down, bits per second,
     /// and when.

@@ -77,10 +77,10 @@ public struct Pacer<Packet: Sendable>: Sendable {
     /// which it ships on). A path whose capacity dropped under the sender then drains its queue
     /// instead of being kept full at the old rate.
     public var congested = false
-    /// Bytes and packets waiting.
-    public private(set) var queuedBytes = 0
     /// Bytes waiting in each queue (by `Priority.rawValue`).
     private var queuedBytesByPriority = Array(repeating: 0, count: Priority.allCases.count)
+    /// Bytes and packets waiting.
+    public var queuedBytes: Int { queuedBytesByPriority.reduce(0, +) }
     public private(set) var queuedPackets = 0
     /// Packets dropped because `maximumQueuedPackets` were already waiting.
     public private(set) var droppedPackets = 0
@@ -108,7 +108,6 @@ public struct Pacer<Packet: Sendable>: Sendable {
             return false
         }
         queues[priority.rawValue].append(Queued(packet: packet, size: max(0, size), queuedAt: now))
-        queuedBytes += max(0, size)
         queuedBytesByPriority[priority.rawValue] += max(0, size)
         queuedPackets += 1
         return true
@@ -142,7 +141,6 @@ public struct Pacer<Packet: Sendable>: Sendable {
             if let queue = firstSendableQueue {
                 let next = queues[queue][heads[queue]]
                 heads[queue] += 1
-                queuedBytes -= next.size
                 queuedBytesByPriority[queue] -= next.size
                 queuedPackets -= 1
                 budget -= Double(next.size)
@@ -182,7 +180,6 @@ public struct Pacer<Packet: Sendable>: Sendable {
     public mutating func discardQueued() {
         queues = Array(repeating: [], count: Priority.allCases.count)
         heads = Array(repeating: 0, count: Priority.allCases.count)
-        queuedBytes = 0
         queuedBytesByPriority = Array(repeating: 0, count: Priority.allCases.count)
         queuedPackets = 0
         probes = []
