@@ -25,8 +25,11 @@ public struct PeerConfiguration: Sendable {
     public var maxMessageSize: Int
     /// Opus encoder settings for audio tracks sent through Tern's encoder.
     public var audioBitrate: Int
-    /// VP8 encoder target bitrate for video tracks sent through Tern's encoder, in kbit/s.
-    public var videoBitrateKbps: Int
+    /// The most VP8 sends for video tracks sent through Tern's encoder, in kbit/s; the bandwidth
+    /// estimate takes it lower on a path that cannot carry it, never higher. Nil (the default):
+    /// by the size of the pictures, as libwebrtc's defaults (600 up to 320×240, 1,700 up to
+    /// 640×480, 2,000 up to 960×540, 2,500 above; `VP8EncoderConfiguration.defaultMaximumBitrateKbps`).
+    public var videoBitrateKbps: Int?
     /// W3C `iceCandidatePoolSize`: above 0, the connection creates its ICE agent and gathers
     /// candidates as soon as it is created, before any description (one set of candidates:
     /// Tern has one bundled transport, so any size above 0 means the same). The first
@@ -69,7 +72,7 @@ public struct PeerConfiguration: Sendable {
         sctp: SCTPAssociationConfig = .webRTC,
         maxMessageSize: Int = 256 * 1024,
         audioBitrate: Int = 32_000,
-        videoBitrateKbps: Int = 800
+        videoBitrateKbps: Int? = nil
     ) {
         self.iceServers = iceServers
         self.iceTransportPolicy = iceTransportPolicy

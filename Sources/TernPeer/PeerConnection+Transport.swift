@@ -3,6 +3,7 @@ import Synchronization
 import TernCore
 import TernDTLS
 import TernICE
+import TernMedia
 import TernRTP
 import TernSCTP
 import TernSDP
@@ -179,13 +180,21 @@ extension PeerConnection {
         }
     }
 
-    /// The bandwidth estimate starts where the configured rates put the call (audio and video,
-    /// plus 10 % overhead), so a path with room changes nothing; it only ever takes video below
-    /// `videoBitrateKbps` (RTPSender) when the path cannot carry it.
+    /// The bandwidth estimate starts at libwebrtc's 300 kbit/s (less when the configured rates
+    /// are lower): a 640×480 keyframe at a higher start rate takes a narrow link's queue to most of
+    /// a second before the first feedback can say so. The start-up probes (`ProbeController.start`,
+    /// 3 and 6 times the start, then on while they get through) find a wider path's capacity
+    /// within a second or two. The estimate only ever takes video below its ceiling (RTPSender)
+    /// when the path cannot carry it; it may go up to twice the largest ceiling.
     private var bandwidthConfiguration: BandwidthEstimator.Configuration {
-        let configured = (Double(configuration.videoBitrateKbps) * 1000 + Double(configuration.audioBitrate)) / 0.9
-        return BandwidthEstimator.Configuration(startRate: configured, minimumRate: 30_000, maximumRate: max(configured * 2, 500_000))
+        let video = Double(configuration.videoBitrateKbps ?? VP8EncoderConfiguration.largestDefaultMaximumBitrateKbps) * 1000
+        let configured = (video + Double(configuration.audioBitrate)) / 0.9
+        return BandwidthEstimator.Configuration(startRate: min(Self.startRate, configured), minimumRate: 30_000,
+                                                maximumRate: max(configured * 2, 500_000))
     }
+
+    /// libwebrtc's start bitrate (`kDefaultStartBitrateBps`).
+    static let startRate: Double = 300_000
 
     private func configureTransport(send: [SendStreamConfiguration], receive: [ReceiveStreamConfiguration],
                                     dataChannel: NegotiatedDataChannel?) throws(PeerConnectionError) {

@@ -34,6 +34,9 @@ public final class RTPSender: Sendable {
         /// (`BitrateAllocation`), and the rate the encoder was last given (bit/s).
         var allocation: BitrateAllocation?
         var appliedBitrate: Int?
+        /// Video: the most the encoder may send for the pictures it is given, kbit/s
+        /// (`videoBitrateKbps`, or the default for their size).
+        var ceilingKbps: Int
         /// Audio: the newest frame dropped because the transport was not yet connected, sent
         /// the moment it connects (see `transportConnected`).
         var heldAudio: [RTPPayloadUnit]?
@@ -61,18 +64,21 @@ public final class RTPSender: Sendable {
         var qualityLimitationDurations: [String: Double]
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let transport = Mutex<TransportDriver?>(nil)
     private let audioBitrate: Int
-    private let videoBitrateKbps: Int
+    private let videoBitrateKbps: Int?
     private let clock: any MonotonicClock = SystemClock()
 
-    init(kind: MediaKind, ssrc: UInt32, rtxSSRC: UInt32? = nil, audioBitrate: Int, videoBitrateKbps: Int) {
+    /// `videoBitrateKbps` nil: the ceiling follows the size of the pictures sent
+    /// (`VP8EncoderConfiguration.defaultMaximumBitrateKbps`).
+    init(kind: MediaKind, ssrc: UInt32, rtxSSRC: UInt32? = nil, audioBitrate: Int, videoBitrateKbps: Int?) {
         self.kind = kind
         self.ssrc = ssrc
         self.rtxSSRC = rtxSSRC
         self.audioBitrate = audioBitrate
         self.videoBitrateKbps = videoBitrateKbps
+        self.state = Mutex(State(ceilingKbps: videoBitrateKbps ?? VP8EncoderConfiguration.defaultBitrateKbps))
     }
 
     /// Whether frames are sent. A disabled sender (camera off, W3C `track.enabled = false`)
@@ -141,7 +147,10 @@ public final class RTPSender: Sendable {
                 // small enough for that rate (`ResolutionLadder`), and the encoder set below it
                 // while it overshoots (`EncoderRateAdjuster`).
                 let now = clock.now()
-                let target = state.allocation?.videoKbps ?? videoBitrateKbps
+                state.ceilingKbps = videoBitrateKbps
+                    ?? VP8EncoderConfiguration.defaultMaximumBitrateKbps(width: frame.width, height: frame.height)
+                let ceiling = state.ceilingKbps
+                let target = min(state.allocation?.videoKbps ?? ceiling, ceiling)
                 let divisor = state.ladder.update(targetKbps: target, width: frame.width, height: frame.height, now: now)
                 let picture = frame.downscaled(by: divisor)
                 let encoder: VP8Encoder
@@ -160,11 +169,11 @@ public final class RTPSender: Sendable {
                     state.appliedBitrate = target * 1000
                 }
                 let adjusted = Int(state.rateAdjuster.adjusted(Double(target) * 1000) / 1000)
-                if Self.differsEnough(adjusted * 1000, state.appliedBitrate ?? videoBitrateKbps * 1000) {
+                if Self.differsEnough(adjusted * 1000, state.appliedBitrate ?? ceiling * 1000) {
                     try encoder.setBitrate(kbps: adjusted)
                     state.appliedBitrate = adjusted * 1000
                 }
-                let limited = target < videoBitrateKbps || divisor > 1
+                let limited = target < ceiling || divisor > 1
                 Self.recordEncoded(at: now, limitedBy: limited ? .bandwidth : .none, in: &state)
                 let force = state.keyframeRequested
                 state.keyframeRequested = false
@@ -241,11 +250,12 @@ public final class RTPSender: Sendable {
             if kind == .audio { hold(units) }
             return countDropped()
         }
+        let ceiling = state.withLock { $0.ceilingKbps }
         let (sent, allocation) = driver.perform { core, now -> (Bool, BitrateAllocation) in
             let allocation = BitrateAllocation(target: core.media.encoderTarget(now: now), audioBitrate: audioBitrate,
-                                               videoBitrateKbps: videoBitrateKbps)
+                                               videoBitrateKbps: ceiling)
             // Recovery probes run while the estimate holds this encoder below its rate.
-            if kind == .video { core.media.bandwidth.encodersLimited = allocation.videoKbps < videoBitrateKbps }
+            if kind == .video { core.media.bandwidth.encodersLimited = allocation.videoKbps < ceiling }
             guard core.dtlsState == .connected, core.media.send(units, ssrc: ssrc, now: now) else {
                 if kind == .audio, core.dtlsState == .new || core.dtlsState == .connecting { hold(units) }
                 return (false, allocation)
@@ -272,7 +282,7 @@ public final class RTPSender: Sendable {
     var targetBitrate: Int? {
         state.withLock { state in
             guard state.audioEncoder != nil || state.videoEncoder != nil else { return nil }
-            return state.appliedBitrate ?? (kind == .audio ? audioBitrate : videoBitrateKbps * 1000)
+            return state.appliedBitrate ?? (kind == .audio ? audioBitrate : state.ceilingKbps * 1000)
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TernMedia
+@testable import TernMedia
 
 @Suite("Synthetic sources and verifying sinks")
 struct SyntheticSourceTests {
@@ -48,6 +48,25 @@ struct SyntheticSourceTests {
         #expect(TestPatternReader.counter(in: first) == 0)
         #expect(TestPatternReader.counter(in: second) == 1)
         #expect(first.y[100 * 160 ..< 101 * 160] != second.y[100 * 160 ..< 101 * 160])
+    }
+
+    @Test("grain: the bottom half's luma moves by at most ±grain levels, differently every frame and the same for the same counter; the counter blocks are untouched")
+    func grainIsBoundedDeterministicAndLeavesTheCounter() {
+        let plain = TestPatternSource.frame(counter: 7, width: 320, height: 240)
+        let grained = TestPatternSource.frame(counter: 7, width: 320, height: 240, grain: 4)
+        let next = TestPatternSource.frame(counter: 8, width: 320, height: 240, grain: 4)
+        let top = TestPatternLayout(width: 320, height: 240).blockHeight * TestPatternLayout.rows
+        #expect(grained.y[..<(top * 320)] == plain.y[..<(top * 320)])
+        let deviations = (top * 320..<240 * 320).map { Int(grained.y[$0]) - Int(plain.y[$0]) }
+        #expect(deviations.allSatisfy { abs($0) <= 4 })
+        #expect(Set(deviations).count == 9, "every level of -4...4 occurs")
+        #expect(grained.y == TestPatternSource.frame(counter: 7, width: 320, height: 240, grain: 4).y)
+        #expect(TestPatternReader.counter(in: grained) == 7)
+        var changed = 0
+        for index in top * 320..<240 * 320 where Int(next.y[index]) - Int(TestPatternSource.frame(counter: 8, width: 320, height: 240).y[index]) != deviations[index - top * 320] {
+            changed += 1
+        }
+        #expect(changed > (240 - top) * 320 / 2, "the noise of the next frame differs at \(changed) pixels")
     }
 }
 

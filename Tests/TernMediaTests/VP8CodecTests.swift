@@ -109,6 +109,31 @@ struct VP8CodecTests {
         #expect(bits <= 250_000 * 122 / 100, "\(bits) bits in the second after a cut from 1,500 to 250 kbit/s")
     }
 
+    /// Bits a second VP8 makes of a 640x480 test pattern allowed `kbps`, after a second to settle.
+    static func bitsPerSecond(allowed kbps: Int, grain: Int) throws -> Int {
+        let encoder = try VP8Encoder(configuration: VP8EncoderConfiguration(width: 640, height: 480, bitrateKbps: kbps))
+        var source = TestPatternSource(width: 640, height: 480, grain: grain)
+        for _ in 0..<30 { _ = try encoder.encode(source.nextFrame()) }
+        var bits = 0
+        for _ in 0..<30 { bits += (try encoder.encode(source.nextFrame())?.data.count ?? 0) * 8 }
+        return bits
+    }
+
+    @Test("allowed 1,700 kbit/s (the default ceiling at 640x480), VP8 makes under 1,000 of the plain pattern and at least 1,400 of the grained one: only a picture with grain tests a congestion controller at that rate")
+    func grainMakesThePatternUseTheBitrate() throws {
+        let plain = try Self.bitsPerSecond(allowed: 1_700, grain: 0)
+        let grained = try Self.bitsPerSecond(allowed: 1_700, grain: 4)
+        #expect(plain < 1_000_000, "plain: \(plain) bit/s")
+        #expect(grained >= 1_400_000, "grain 4: \(grained) bit/s")
+    }
+
+    @Test("the default ceiling by picture size is libwebrtc's", arguments: [
+        (320, 240, 600), (160, 120, 600), (640, 360, 1_700), (640, 480, 1_700), (960, 540, 2_000), (1280, 720, 2_500), (1920, 1080, 2_500),
+    ])
+    func defaultCeilingFollowsThePictureSize(width: Int, height: Int, kbps: Int) {
+        #expect(VP8EncoderConfiguration.defaultMaximumBitrateKbps(width: width, height: height) == kbps)
+    }
+
     @Test("30 test-pattern frames through encode, packetize at MTU 1200, depacketize, decode read back 0...29 (100 and 600 kb/s)",
           arguments: [100, 600])
     func videoPipeline(bitrateKbps: Int) throws {

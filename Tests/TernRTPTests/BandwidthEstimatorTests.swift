@@ -54,6 +54,22 @@ struct BandwidthEstimatorTests {
         #expect(scenario.mean(after: 30).target > 300_000, "settled at \(Int(scenario.mean(after: 30).target)) bit/s on 500 kbit/s")
     }
 
+    @Test("a camera's 1.85 Mbit/s on the lab's step from 2.5 Mbit/s to 500 kbit/s: the drop-tail losses of the step do not hold the rate down once the queue drained — the target is back at 80 % of the link within 2 s")
+    func theLossesOfAStepDownAreTheQueuesAndDoNotHoldTheRateDown() {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 2_500_000, bufferBytes: 31_250 + 16_384, delay: .milliseconds(25), burstBytes: 16_384),
+            configuration: BandwidthEstimator.Configuration(startRate: 300_000, minimumRate: 30_000, maximumRate: 5_700_000))
+        scenario.mediaWants = 1_850_000
+        scenario.run(for: .seconds(20))
+        scenario.link.rate = 500_000
+        scenario.link.bufferBytes = 6_250 + 16_384
+        scenario.run(for: .seconds(2))
+        #expect(scenario.estimator.targetRate >= 400_000,
+                "target \(Int(scenario.estimator.targetRate)) bit/s 2 s after the drop (delay-based \(Int(scenario.estimator.delayBased.rate)), loss bound \(Int(scenario.estimator.lossBased.rate))): \(scenario.samples(every: 1))")
+        scenario.run(for: .seconds(10))
+        #expect(scenario.mean(after: 25).queueMs < 20, "queue \(scenario.mean(after: 25).queueMs) ms after the drain: \(scenario.samples(every: 1))")
+    }
+
     @Test("the lab's step: a token-bucket shaper (16 KiB bucket, 100 ms of queue) drops from 2.5 Mbit/s to 500 kbit/s: the queue is drained within 1.5 s, the bucket's overshoots after it stay under 45 ms, and the link is used")
     func aShaperStepDrainsTheQueueAndKeepsItShort() {
         var scenario = CongestionScenario(

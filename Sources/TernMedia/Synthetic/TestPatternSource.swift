@@ -6,6 +6,13 @@
 /// (`TestPatternLayout`). Bottom half: a horizontal luma gradient with a white
 /// vertical bar moving 6 pixels per frame, and chroma shifting with the counter,
 /// so the encoder has real motion to code.
+///
+/// With `grain` above 0, the bottom half's luma also carries noise that changes every frame
+/// (±`grain` levels, a hash of the counter and the pixel, so the same counter gives the same
+/// picture): what a camera's sensor adds. Without it VP8 reaches its finest quantizer at
+/// ~800 kbit/s on a 640×480 pattern and sends no more whatever it is allowed, so a congestion
+/// controller is never tested above that; with grain 4 it can use several Mbit/s, as a camera
+/// picture does.
 public struct TestPatternSource: Sendable {
     /// Picture width in pixels.
     public let width: Int
@@ -13,26 +20,29 @@ public struct TestPatternSource: Sendable {
     public let height: Int
     /// The counter the next frame will carry (wraps at 65 536).
     public private(set) var nextCounter: UInt16
+    /// Amplitude of the bottom half's per-frame luma noise, in levels (0: none).
+    public let grain: Int
 
     /// A source of `width` × `height` frames; both must be even and at least 16 × 16
     /// (a programming error otherwise).
-    public init(width: Int = 320, height: Int = 240, firstCounter: UInt16 = 0) {
+    public init(width: Int = 320, height: Int = 240, firstCounter: UInt16 = 0, grain: Int = 0) {
         precondition(width >= 16 && height >= 16 && width % 2 == 0 && height % 2 == 0,
                      "test pattern needs an even size of at least 16x16")
         self.width = width
         self.height = height
         self.nextCounter = firstCounter
+        self.grain = min(max(grain, 0), 64)
     }
 
     /// The next frame; the counter increases by one.
     public mutating func nextFrame() -> I420Frame {
-        let frame = Self.frame(counter: nextCounter, width: width, height: height)
+        let frame = Self.frame(counter: nextCounter, width: width, height: height, grain: grain)
         nextCounter &+= 1
         return frame
     }
 
     /// The pattern for a given counter value.
-    public static func frame(counter: UInt16, width: Int, height: Int) -> I420Frame {
+    public static func frame(counter: UInt16, width: Int, height: Int, grain: Int = 0) -> I420Frame {
         var frame = I420Frame(width: width, height: height, luma: TestPatternLayout.black)
         let layout = TestPatternLayout(width: width, height: height)
         for (index, isWhite) in TestPatternLayout.bitPattern(for: counter).enumerated() where isWhite {
@@ -48,7 +58,8 @@ public struct TestPatternSource: Sendable {
             let base = row * frame.strideY
             for x in 0..<width {
                 let onBar = x >= barX && x < barX + 16
-                frame.y[base + x] = onBar ? 235 : UInt8(40 + (x * 150) / width)
+                let level = onBar ? 235 : 40 + (x * 150) / width
+                frame.y[base + x] = grain > 0 ? UInt8(level + Self.noise(counter: counter, x: x, y: row, amplitude: grain)) : UInt8(level)
             }
         }
         for row in (top / 2)..<frame.chromaHeight {
@@ -58,5 +69,19 @@ public struct TestPatternSource: Sendable {
             }
         }
         return frame
+    }
+
+    /// A value in -amplitude...amplitude from the counter and the pixel (a 32-bit integer hash,
+    /// the finalizer of MurmurHash3): uniform enough to look like sensor noise to an encoder,
+    /// cheap enough for 30 pictures a second. Levels stay in 40 - 64 ... 235 + 64, inside UInt8.
+    private static func noise(counter: UInt16, x: Int, y: Int, amplitude: Int) -> Int {
+        var h = UInt32(truncatingIfNeeded: x) &* 0x9E37_79B1 ^ UInt32(truncatingIfNeeded: y) &* 0x85EB_CA77
+            ^ UInt32(counter) &* 0xC2B2_AE3D
+        h ^= h >> 16
+        h &*= 0x85EB_CA6B
+        h ^= h >> 13
+        h &*= 0xC2B2_AE35
+        h ^= h >> 16
+        return Int(h % UInt32(2 * amplitude + 1)) - amplitude
     }
 }

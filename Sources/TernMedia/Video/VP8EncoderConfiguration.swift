@@ -26,7 +26,7 @@ public struct VP8EncoderConfiguration: Sendable, Equatable {
     public var maximumKeyframeBitratePercent: Int?
 
     /// A configuration; every field but the size has a default.
-    public init(width: Int, height: Int, bitrateKbps: Int = 800, framesPerSecond: Int = 30,
+    public init(width: Int, height: Int, bitrateKbps: Int = Self.defaultBitrateKbps, framesPerSecond: Int = 30,
                 keyframeInterval: Int = 3000, cpuUsed: Int = 8, errorResilient: Bool = true, threads: Int = 1) {
         self.width = width
         self.height = height
@@ -37,6 +37,24 @@ public struct VP8EncoderConfiguration: Sendable, Equatable {
         self.errorResilient = errorResilient
         self.threads = threads
     }
+
+    /// The bitrate a configuration gets when none is given, kbit/s.
+    public static let defaultBitrateKbps = 800
+
+    /// The most a WebRTC sender lets VP8 use for pictures of this size by default, kbit/s:
+    /// libwebrtc's table (`GetMaxDefaultVideoBitrateKbps`), so a Tern call and a browser's
+    /// spend alike on the same picture.
+    public static func defaultMaximumBitrateKbps(width: Int, height: Int) -> Int {
+        switch width * height {
+        case ...(320 * 240): 600
+        case ...(640 * 480): 1_700
+        case ...(960 * 540): 2_000
+        default: largestDefaultMaximumBitrateKbps
+        }
+    }
+
+    /// `defaultMaximumBitrateKbps` of the largest pictures.
+    public static let largestDefaultMaximumBitrateKbps = 2_500
 
     /// RTP timestamp increment (90 kHz clock, RFC 7741 §4.1) between frames.
     public var timestampIncrement: UInt32 { UInt32(90_000 / max(framesPerSecond, 1)) }

@@ -145,7 +145,8 @@ public struct BandwidthEstimator: Sendable {
         lastFeedbackAt = now
         let packets = history.feedback(for: feedback)
         delayBased.update(packets, now: now)
-        lossBased.update(packets, now: now)
+        lossBased.update(packets, now: now, queueing: delayBased.usage == .overusing
+                            || delayBased.standingQueue.queueDelayMs > Self.queueingThresholdMs)
         for (cluster, measured) in probeRates.update(packets) {
             delayBased.probed(measured, now: now)
             lossBased.probed(measured)

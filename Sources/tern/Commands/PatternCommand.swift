@@ -17,6 +17,9 @@ struct PatternCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds of video (30 frames each).", valueName: "s"))
     var seconds = 10
 
+    @Option(help: ArgumentHelp("Noise, ±N luma levels changing every frame (`tern peer --video-grain`; 0-64, default 0).", valueName: "N"))
+    var grain = 0
+
     @Option(help: ArgumentHelp("The file to write.", valueName: "path"))
     var out: String
 
@@ -25,13 +28,14 @@ struct PatternCommand: ParsableCommand {
             throw ValidationError("--size must be WxH with even numbers, 16-1920 wide and 16-1080 high (e.g. 640x480)")
         }
         guard (1...120).contains(seconds) else { throw ValidationError("--seconds must be 1-120") }
+        guard (0...64).contains(grain) else { throw ValidationError("--grain must be 0-64") }
         guard FileManager.default.createFile(atPath: out, contents: nil), let file = FileHandle(forWritingAtPath: out) else {
             throw ValidationError("cannot write \(out)")
         }
         defer { try? file.close() }
         // YUV4MPEG2: a header line, then "FRAME\n" and the three planes of each picture.
         try file.write(contentsOf: Data("YUV4MPEG2 W\(parsed.width) H\(parsed.height) F30:1 Ip A1:1 C420jpeg\n".utf8))
-        var pattern = TestPatternSource(width: parsed.width, height: parsed.height)
+        var pattern = TestPatternSource(width: parsed.width, height: parsed.height, grain: grain)
         for _ in 0..<(30 * seconds) {
             let frame = pattern.nextFrame()
             var bytes = Data("FRAME\n".utf8)

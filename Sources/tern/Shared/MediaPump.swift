@@ -27,17 +27,17 @@ enum MediaPump {
     /// Starts pumping `participant`'s tone and test pattern into its call's senders; cancel to stop.
     /// The call's senders are looked up again every 250 ms, so a video sender that a mid-call
     /// renegotiation adds (either side's request) is fed too.
-    static func start(for participant: CallParticipant, videoSize: VideoSize = .default) async -> Task<Void, Never> {
+    static func start(for participant: CallParticipant, videoSize: VideoSize = .default, grain: Int = 0) async -> Task<Void, Never> {
         let agent = participant.agent
         let callId = participant.snapshot.callId ?? ""
         let tone = participant.toneHz
-        return Task { await run(senders: { await agent.senders(callId: callId) }, toneHz: tone, videoSize: videoSize) }
+        return Task { await run(senders: { await agent.senders(callId: callId) }, toneHz: tone, videoSize: videoSize, grain: grain) }
     }
 
     static func run(senders: @Sendable () async -> (audio: RTPSender?, video: RTPSender?), toneHz: Double,
-                    videoSize: VideoSize = .default) async {
+                    videoSize: VideoSize = .default, grain: Int = 0) async {
         var tone = SineToneSource(frequency: toneHz)
-        var pattern = TestPatternSource(width: videoSize.width, height: videoSize.height)
+        var pattern = TestPatternSource(width: videoSize.width, height: videoSize.height, grain: grain)
         let clock = ContinuousClock()
         let start = clock.now
         var audioFrames = 0

@@ -58,10 +58,13 @@ struct PeerCommand: AsyncParsableCommand {
     @Flag(help: "Send test-pattern video (and expect frames back).")
     var video = false
 
-    @Option(help: ArgumentHelp("The test pattern's size, WxH (even, up to 1920x1080; default 320x240). A larger picture asks VP8 for more bits: 640x480 wants more than 800 kbit/s.", valueName: "WxH"))
+    @Option(help: ArgumentHelp("The test pattern's size, WxH (even, up to 1920x1080; default 320x240).", valueName: "WxH"))
     var videoSize: String?
 
-    @Option(help: ArgumentHelp("The most VP8 may send, kbit/s (default 800); the bandwidth estimate takes it lower on a narrower path, never higher.", valueName: "kbps"))
+    @Option(help: ArgumentHelp("Noise on the test pattern, ±N luma levels changing every frame, as a camera's sensor adds (0-64, default 0). Without it VP8 needs ~800 kbit/s at 640x480 at most; with 4 it uses whatever it is allowed.", valueName: "N"))
+    var videoGrain = 0
+
+    @Option(help: ArgumentHelp("The most VP8 may send, kbit/s (default: by the picture size, as libwebrtc: 600 up to 320x240, 1700 up to 640x480, 2000 up to 960x540, 2500 above); the bandwidth estimate takes it lower on a narrower path, never higher.", valueName: "kbps"))
     var videoBitrate: Int?
 
     @Flag(help: "Use data channels (the caller opens 'tern-data').")
@@ -310,6 +313,7 @@ struct PeerCommand: AsyncParsableCommand {
             }
             peerConfiguration.videoBitrateKbps = videoBitrate
         }
+        guard (0...64).contains(videoGrain) else { throw ValidationError("--video-grain must be 0-64 (got \(videoGrain))") }
 
         let wantsData = data || echoCount != nil
         let media: MediaOptions? = callee != nil || audio || video || wantsData
@@ -338,7 +342,7 @@ struct PeerCommand: AsyncParsableCommand {
                            restartIceAfter: restartIceAfter.map { .milliseconds(Int($0 * 1000)) },
                            expectedToneHz: expectTone,
                            signalTLS: SignalingClientTLS(trustedRootPaths: signalCA.map { [$0] } ?? []),
-                           videoSize: try parsedVideoSize(),
+                           videoSize: try parsedVideoSize(), videoGrain: videoGrain,
                            pushWait: try pushWait(),
                            firstAnswer: firstAnswer, ringTimeout: ringTimeoutDuration),
             timeline: timeline)

@@ -92,10 +92,10 @@ struct PeerGroupSession {
         while !StopRequest.requested, member.snapshot.callStates.last != "ENDED" {
             if let duration, clock.now >= start + duration { break }
             for other in inCall(member) where pumps[other] == nil {
-                let size = options.videoSize
+                let size = options.videoSize, grain = options.videoGrain
                 mediaSince[other] = clock.now
                 pumps[other] = Task { await MediaPump.run(senders: { await agent.senders(callId: callId, member: other) },
-                                                          toneHz: toneHz, videoSize: size) }
+                                                          toneHz: toneHz, videoSize: size, grain: grain) }
             }
             try? await Task.sleep(for: .milliseconds(250))
         }

@@ -57,6 +57,8 @@ struct PeerSession {
         var signalTLS = SignalingClientTLS.system
         /// The test pattern's size (`--video-size`).
         var videoSize = MediaPump.VideoSize.default
+        /// The test pattern's per-frame luma noise (`--video-grain`, `TestPatternSource.grain`).
+        var videoGrain = 0
         /// `--offline-until-push`: stay unregistered until a push arrives on this listener.
         var pushWait: PushWait?
         /// `--first-answer`: `callee` lists several users; every one rings, the first to accept gets the call.
@@ -347,7 +349,7 @@ struct PeerSession {
 
     /// Media, stats lines and the echo run while the call is up; returns the figures read while up.
     private mutating func runCall(_ participant: CallParticipant, channels: PeerDataChannels, echoRun: EchoRun?) async -> CallSummary {
-        let pump = await MediaPump.start(for: participant, videoSize: options.videoSize)
+        let pump = await MediaPump.start(for: participant, videoSize: options.videoSize, grain: options.videoGrain)
         defer { pump.cancel() }
         let statsTask = StatsLine.everySecond(receiver: participant, sender: participant, timeline: timeline, into: samples,
                                               length: options.duration)
