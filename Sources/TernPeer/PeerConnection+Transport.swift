@@ -180,21 +180,21 @@ extension PeerConnection {
         }
     }
 
-    /// The bandwidth estimate starts at libwebrtc's 300 kbit/s (less when the configured rates
-    /// are lower): a 640×480 keyframe at a higher start rate takes a narrow link's queue to most of
-    /// a second before the first feedback can say so. The start-up probes (`ProbeController.start`,
-    /// 3 and 6 times the start, then on while they get through) find a wider path's capacity
-    /// within a second or two. The estimate only ever takes video below its ceiling (RTPSender)
-    /// when the path cannot carry it; it may go up to twice the largest ceiling.
+    /// The bandwidth estimate starts where the configured rates put the call (audio and video,
+    /// plus 10 % overhead; `VP8EncoderConfiguration.defaultBitrateKbps` of video when the ceiling
+    /// follows the picture size, which is not known yet). Where the path can be probed, media
+    /// starts lower and probes up (`MediaEngine.probingStartRate`); where it cannot (a peer
+    /// without RTX or transport-wide feedback), a start at 300 kbit/s would take the estimate
+    /// 15 s to reach a configured 1 Mbit/s at 8 %/s. The estimate only ever takes video below
+    /// its ceiling (RTPSender) when the path cannot carry it; it may go up to twice the largest
+    /// ceiling.
     private var bandwidthConfiguration: BandwidthEstimator.Configuration {
-        let video = Double(configuration.videoBitrateKbps ?? VP8EncoderConfiguration.largestDefaultMaximumBitrateKbps) * 1000
-        let configured = (video + Double(configuration.audioBitrate)) / 0.9
-        return BandwidthEstimator.Configuration(startRate: min(Self.startRate, configured), minimumRate: 30_000,
-                                                maximumRate: max(configured * 2, 500_000))
+        let audio = Double(configuration.audioBitrate)
+        let start = Double(configuration.videoBitrateKbps ?? VP8EncoderConfiguration.defaultBitrateKbps) * 1000
+        let largest = Double(configuration.videoBitrateKbps ?? VP8EncoderConfiguration.largestDefaultMaximumBitrateKbps) * 1000
+        return BandwidthEstimator.Configuration(startRate: (start + audio) / 0.9, minimumRate: 30_000,
+                                                maximumRate: max((largest + audio) / 0.9 * 2, 500_000))
     }
-
-    /// libwebrtc's start bitrate (`kDefaultStartBitrateBps`).
-    static let startRate: Double = 300_000
 
     private func configureTransport(send: [SendStreamConfiguration], receive: [ReceiveStreamConfiguration],
                                     dataChannel: NegotiatedDataChannel?) throws(PeerConnectionError) {

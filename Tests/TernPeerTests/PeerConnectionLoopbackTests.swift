@@ -142,10 +142,11 @@ struct PeerConnectionLoopbackTests {
         let sent = pair.caller.getStats()
         #expect((sent.candidatePair?.availableOutgoingBitrate ?? 0) > 0)
         // Audio keeps its configured rate from the 300 kbit/s start; video starts lower and
-        // follows the probes up to its configured 800 kbit/s (how fast is BandwidthEstimatorTests').
+        // follows the probes up to its ceiling, by default libwebrtc's for the picture's size:
+        // 600 kbit/s at 320x240 (how fast is BandwidthEstimatorTests').
         #expect(sent.outboundRTP.first { $0.kind == "audio" }?.targetBitrate == 32_000)
         let videoTarget = try #require(sent.outboundRTP.first { $0.kind == "video" }?.targetBitrate)
-        #expect((50_000...800_000).contains(videoTarget))
+        #expect((50_000...600_000).contains(videoTarget))
         #expect(sent.transport.rtpPacketsDroppedByPacer == 0)
         let videoOut = try #require(sent.outboundRTP.first { $0.kind == "video" })
         #expect(videoOut.frameWidth == 320 && videoOut.frameHeight == 240)
