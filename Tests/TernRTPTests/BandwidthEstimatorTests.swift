@@ -54,15 +54,22 @@ struct BandwidthEstimatorTests {
         #expect(scenario.mean(after: 30).target > 300_000, "settled at \(Int(scenario.mean(after: 30).target)) bit/s on 500 kbit/s")
     }
 
-    @Test("a camera's 1.85 Mbit/s on the lab's step from 2.5 Mbit/s to 500 kbit/s: the drop-tail losses of the step do not hold the rate down once the queue drained — the target is back at 80 % of the link within 2 s")
-    func theLossesOfAStepDownAreTheQueuesAndDoNotHoldTheRateDown() {
+    /// The lab's step (Interop/netlab's TBF: a 16 KiB bucket and 100 ms of queue at the rate):
+    /// 20 s at 2.5 Mbit/s with media that wants `wants`, then the link at 500 kbit/s.
+    static func labStepDown(wants: Double, startRate: Double, maximumRate: Double) -> CongestionScenario {
         var scenario = CongestionScenario(
             link: BottleneckLink(rate: 2_500_000, bufferBytes: 31_250 + 16_384, delay: .milliseconds(25), burstBytes: 16_384),
-            configuration: BandwidthEstimator.Configuration(startRate: 300_000, minimumRate: 30_000, maximumRate: 5_700_000))
-        scenario.mediaWants = 1_850_000
+            configuration: BandwidthEstimator.Configuration(startRate: startRate, minimumRate: 30_000, maximumRate: maximumRate))
+        scenario.mediaWants = wants
         scenario.run(for: .seconds(20))
         scenario.link.rate = 500_000
         scenario.link.bufferBytes = 6_250 + 16_384
+        return scenario
+    }
+
+    @Test("a camera's 1.85 Mbit/s on the lab's step from 2.5 Mbit/s to 500 kbit/s: the drop-tail losses of the step do not hold the rate down once the queue drained — the target is back at 80 % of the link within 2 s")
+    func theLossesOfAStepDownAreTheQueuesAndDoNotHoldTheRateDown() {
+        var scenario = Self.labStepDown(wants: 1_850_000, startRate: 300_000, maximumRate: 5_700_000)
         scenario.run(for: .seconds(2))
         #expect(scenario.estimator.targetRate >= 400_000,
                 "target \(Int(scenario.estimator.targetRate)) bit/s 2 s after the drop (delay-based \(Int(scenario.estimator.delayBased.rate)), loss bound \(Int(scenario.estimator.lossBased.rate))): \(scenario.samples(every: 1))")
@@ -72,13 +79,7 @@ struct BandwidthEstimatorTests {
 
     @Test("the lab's step: a token-bucket shaper (16 KiB bucket, 100 ms of queue) drops from 2.5 Mbit/s to 500 kbit/s: the queue is drained within 1.5 s, the bucket's overshoots after it stay under 45 ms, and the link is used")
     func aShaperStepDrainsTheQueueAndKeepsItShort() {
-        var scenario = CongestionScenario(
-            link: BottleneckLink(rate: 2_500_000, bufferBytes: 31_250 + 16_384, delay: .milliseconds(25), burstBytes: 16_384),
-            configuration: BandwidthEstimator.Configuration(startRate: 900_000, minimumRate: 30_000, maximumRate: 2_500_000))
-        scenario.mediaWants = 850_000
-        scenario.run(for: .seconds(20))
-        scenario.link.rate = 500_000
-        scenario.link.bufferBytes = 6_250 + 16_384
+        var scenario = Self.labStepDown(wants: 850_000, startRate: 900_000, maximumRate: 2_500_000)
         scenario.run(for: .seconds(30))
         let after = scenario.trace.filter { $0.time > 20.5 }
         let drained = after.first { $0.queueMs < 20 }.map { $0.time - 20 }
