@@ -35,7 +35,8 @@ public final class RTPSender: Sendable {
         var allocation: BitrateAllocation?
         var appliedBitrate: Int?
         /// Video: the most the encoder may send for the pictures it is given, kbit/s
-        /// (`videoBitrateKbps`, or the default for their size).
+        /// (`videoBitrateKbps`, or the default for their size; before the first picture, and for
+        /// frames the application encodes, `VP8EncoderConfiguration.defaultBitrateKbps`).
         var ceilingKbps: Int
         /// Audio: the newest frame dropped because the transport was not yet connected, sent
         /// the moment it connects (see `transportConnected`).

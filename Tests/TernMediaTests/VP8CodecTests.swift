@@ -96,10 +96,15 @@ struct VP8CodecTests {
         configuration.dropsFramesToHoldBitrate = true
         let encoder = try VP8Encoder(configuration: configuration)
         var source = TestPatternSource(width: 640, height: 480)
-        for _ in 0..<120 { _ = try encoder.encode(source.nextFrame()) }
+        _ = try bits(of: 120, from: &source, through: encoder)
         try encoder.setBitrate(kbps: to)
+        return try bits(of: 30, from: &source, through: encoder)
+    }
+
+    /// Bits `encoder` makes of the next `count` pictures of `source`.
+    static func bits(of count: Int, from source: inout TestPatternSource, through encoder: VP8Encoder) throws -> Int {
         var bits = 0
-        for _ in 0..<30 { bits += (try encoder.encode(source.nextFrame())?.data.count ?? 0) * 8 }
+        for _ in 0..<count { bits += (try encoder.encode(source.nextFrame())?.data.count ?? 0) * 8 }
         return bits
     }
 
@@ -113,10 +118,8 @@ struct VP8CodecTests {
     static func bitsPerSecond(allowed kbps: Int, grain: Int) throws -> Int {
         let encoder = try VP8Encoder(configuration: VP8EncoderConfiguration(width: 640, height: 480, bitrateKbps: kbps))
         var source = TestPatternSource(width: 640, height: 480, grain: grain)
-        for _ in 0..<30 { _ = try encoder.encode(source.nextFrame()) }
-        var bits = 0
-        for _ in 0..<30 { bits += (try encoder.encode(source.nextFrame())?.data.count ?? 0) * 8 }
-        return bits
+        _ = try bits(of: 30, from: &source, through: encoder)
+        return try bits(of: 30, from: &source, through: encoder)
     }
 
     @Test("allowed 1,700 kbit/s (the default ceiling at 640x480), VP8 makes under 1,000 of the plain pattern and at least 1,400 of the grained one: only a picture with grain tests a congestion controller at that rate")

@@ -22,6 +22,8 @@ public struct TestPatternSource: Sendable {
     public private(set) var nextCounter: UInt16
     /// Amplitude of the bottom half's per-frame luma noise, in levels (0: none).
     public let grain: Int
+    /// The grains a source takes (others are clamped to it); levels pushed past 0…255 saturate.
+    public static let grainRange = 0...64
 
     /// A source of `width` × `height` frames; both must be even and at least 16 × 16
     /// (a programming error otherwise).
@@ -31,7 +33,7 @@ public struct TestPatternSource: Sendable {
         self.width = width
         self.height = height
         self.nextCounter = firstCounter
-        self.grain = min(max(grain, 0), 64)
+        self.grain = min(max(grain, Self.grainRange.lowerBound), Self.grainRange.upperBound)
     }
 
     /// The next frame; the counter increases by one.
@@ -42,7 +44,9 @@ public struct TestPatternSource: Sendable {
     }
 
     /// The pattern for a given counter value.
+    /// `grain` outside `grainRange` is clamped to it.
     public static func frame(counter: UInt16, width: Int, height: Int, grain: Int = 0) -> I420Frame {
+        let grain = min(max(grain, grainRange.lowerBound), grainRange.upperBound)
         var frame = I420Frame(width: width, height: height, luma: TestPatternLayout.black)
         let layout = TestPatternLayout(width: width, height: height)
         for (index, isWhite) in TestPatternLayout.bitPattern(for: counter).enumerated() where isWhite {
@@ -59,7 +63,7 @@ public struct TestPatternSource: Sendable {
             for x in 0..<width {
                 let onBar = x >= barX && x < barX + 16
                 let level = onBar ? 235 : 40 + (x * 150) / width
-                frame.y[base + x] = grain > 0 ? UInt8(level + Self.noise(counter: counter, x: x, y: row, amplitude: grain)) : UInt8(level)
+                frame.y[base + x] = UInt8(clamping: grain > 0 ? level + Self.noise(counter: counter, x: x, y: row, amplitude: grain) : level)
             }
         }
         for row in (top / 2)..<frame.chromaHeight {
@@ -73,7 +77,7 @@ public struct TestPatternSource: Sendable {
 
     /// A value in -amplitude...amplitude from the counter and the pixel (a 32-bit integer hash,
     /// the finalizer of MurmurHash3): uniform enough to look like sensor noise to an encoder,
-    /// cheap enough for 30 pictures a second. Levels stay in 40 - 64 ... 235 + 64, inside UInt8.
+    /// cheap enough for 30 pictures a second.
     private static func noise(counter: UInt16, x: Int, y: Int, amplitude: Int) -> Int {
         var h = UInt32(truncatingIfNeeded: x) &* 0x9E37_79B1 ^ UInt32(truncatingIfNeeded: y) &* 0x85EB_CA77
             ^ UInt32(counter) &* 0xC2B2_AE3D

@@ -145,8 +145,9 @@ public struct BandwidthEstimator: Sendable {
         lastFeedbackAt = now
         let packets = history.feedback(for: feedback)
         delayBased.update(packets, now: now)
-        lossBased.update(packets, now: now, queueing: delayBased.usage == .overusing
-                            || delayBased.standingQueue.queueDelayMs > Self.queueingThresholdMs)
+        let queueing = delayBased.standingQueue.queueDelayMs > Self.queueingThresholdMs
+        if queueing { lastQueueingAt = now }
+        lossBased.update(packets, now: now, queueing: queueing || delayBased.usage == .overusing)
         for (cluster, measured) in probeRates.update(packets) {
             delayBased.probed(measured, now: now)
             lossBased.probed(measured)
@@ -160,7 +161,6 @@ public struct BandwidthEstimator: Sendable {
         }
         lossBased.follow(delayBased.rate)
         congestionWindow.update(packets, target: targetRate, bytesInFlight: history.bytesInFlight, now: now)
-        if delayBased.standingQueue.queueDelayMs > Self.queueingThresholdMs { lastQueueingAt = now }
         if let delivered = delayBased.deliveredRate {
             deliveredSamples.append((now, delivered))
             deliveredSamples.removeAll { now - $0.at > Self.deliveredPeakWindow }

@@ -28,7 +28,7 @@ struct PatternCommand: ParsableCommand {
             throw ValidationError("--size must be WxH with even numbers, 16-1920 wide and 16-1080 high (e.g. 640x480)")
         }
         guard (1...120).contains(seconds) else { throw ValidationError("--seconds must be 1-120") }
-        guard (0...64).contains(grain) else { throw ValidationError("--grain must be 0-64") }
+        guard TestPatternSource.grainRange.contains(grain) else { throw ValidationError("--grain must be 0-64") }
         guard FileManager.default.createFile(atPath: out, contents: nil), let file = FileHandle(forWritingAtPath: out) else {
             throw ValidationError("cannot write \(out)")
         }

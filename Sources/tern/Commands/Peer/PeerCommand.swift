@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TernCall
 import TernICE
+import TernMedia
 import TernPeer
 import TernSCTP
 import TernSignaling
@@ -313,7 +314,7 @@ struct PeerCommand: AsyncParsableCommand {
             }
             peerConfiguration.videoBitrateKbps = videoBitrate
         }
-        guard (0...64).contains(videoGrain) else { throw ValidationError("--video-grain must be 0-64 (got \(videoGrain))") }
+        guard TestPatternSource.grainRange.contains(videoGrain) else { throw ValidationError("--video-grain must be 0-64 (got \(videoGrain))") }
 
         let wantsData = data || echoCount != nil
         let media: MediaOptions? = callee != nil || audio || video || wantsData
