@@ -38,8 +38,10 @@ extension MediaEngine {
                 sender.statistics.recordNACK()
                 let resent = sender.history.respond(to: nack, at: now, rtt: sender.statistics.roundTripTime)
                 for packet in resent {
+                    guard let original = sender.history.originalSequenceNumber(of: packet) else { continue }
                     sender.statistics.recordRetransmission(payloadBytes: packet.payload.count)
-                    resend(packet, transportCCExtensionID: sender.configuration.transportCCExtensionID, now: now)
+                    resend(packet, of: (nack.mediaSSRC, original), transportCCExtensionID: sender.configuration.transportCCExtensionID,
+                           now: now)
                 }
                 senders[nack.mediaSSRC] = sender
             case let .pictureLossIndication(pli):
@@ -52,8 +54,10 @@ extension MediaEngine {
             case let .transportWideCC(feedback):
                 bandwidth.setUntrackedRate(linkShare.dataRate(now: now))
                 bandwidth.handle(feedback, now: now)
+                discardStaleVideo(now: now, into: &output)
             case let .receiverEstimatedMaximumBitrate(remb):
                 bandwidth.handle(remb: remb.bitrate)
+                discardStaleVideo(now: now, into: &output)
             default:
                 break
             }

@@ -8,7 +8,9 @@ import TernSDP
 struct PacedRTP: Sendable {
     var bytes: [UInt8]
     var transportSequenceOffset: Int?
-    var isRetransmission = false
+    /// For a retransmission: the stream and the sequence number of the packet it repeats (its
+    /// history learns when it left, `SendHistory.retransmissionLeft`).
+    var retransmissionOf: (ssrc: UInt32, sequenceNumber: UInt16)?
 }
 
 /// Sending: payload units in, RTP packets through the pacer, out for SRTP.
@@ -62,9 +64,10 @@ extension MediaEngine {
     /// Queues a retransmission (it leaves before new video). The packet kept in the history has
     /// the stream's header with its transport-wide number still 0, so it is numbered afresh as
     /// it leaves, as the original was.
-    mutating func resend(_ packet: RTPPacket, transportCCExtensionID id: UInt8?, now: Instant) {
+    mutating func resend(_ packet: RTPPacket, of original: (ssrc: UInt32, sequenceNumber: UInt16), transportCCExtensionID id: UInt8?,
+                         now: Instant) {
         pace(packet, transportSequenceOffset: id.flatMap { packet.serializedOffset(ofExtensionElement: $0) },
-             priority: .retransmission, now: now)
+             priority: .retransmission, retransmissionOf: original, now: now)
     }
 
     /// What a packet adds on the wire beyond its RTP bytes: the SRTP tag (~16 bytes) and the
@@ -79,10 +82,11 @@ extension MediaEngine {
     }
 
     private mutating func pace(_ packet: RTPPacket, transportSequenceOffset: Int?, priority: Pacer<PacedRTP>.Priority,
-                               now: Instant) {
+                               retransmissionOf original: (ssrc: UInt32, sequenceNumber: UInt16)? = nil, now: Instant) {
         let paced = PacedRTP(bytes: Self.serialize(packet), transportSequenceOffset: transportSequenceOffset,
-                             isRetransmission: priority == .retransmission)
-        // Its size on the wire (`wireOverhead`); a full queue counts the drop.
+                             retransmissionOf: original)
+        // Its size on the wire (`wireOverhead`); a full queue counts the drop (and a dropped
+        // retransmission holds its packet back until the history's `maxAge`).
         pacer.enqueue(paced, size: paced.bytes.count + Self.wireOverhead, priority: priority, now: now)
     }
 
@@ -105,7 +109,7 @@ extension MediaEngine {
         let canPad = paddingStreamSSRC != nil
         for cluster in bandwidth.takeProbeClusters() where canPad { pacer.startProbe(cluster) }
         pacer.setTargetRate(bandwidth.targetRate)
-        pacer.congested = bandwidth.isCongested(now: now)
+        pacer.windowRoom = bandwidth.windowRoom(now: now)
         let out = pacer.poll(now: now, paddingPacketBytes: canPad ? Self.probePaddingWireBytes : 0)
         guard !out.isEmpty else { return [] }
         var packets: [[UInt8]] = []
@@ -128,7 +132,10 @@ extension MediaEngine {
                 paced.bytes[offset + 1] = UInt8(truncatingIfNeeded: sequence)
             }
             linkShare.mediaSent(wireSize, now: now)
-            if paced.isRetransmission { retransmissionsSent.add(wireSize, at: now) }
+            if let original = paced.retransmissionOf {
+                retransmissionsSent.add(wireSize, at: now)
+                senders[original.ssrc]?.history.retransmissionLeft(sequenceNumber: original.sequenceNumber, at: now)
+            }
             packets.append(paced.bytes)
         }
         return packets
@@ -176,6 +183,29 @@ extension MediaEngine {
     /// the video's target, about 250 ms of the estimate; the check runs before the next frame,
     /// 33 ms later, when the pacer (at 2.5 × the estimate) has sent part of it.
     static let maximumVideoBacklog: Duration = .milliseconds(250)
+
+    /// Drops the video and retransmissions waiting in the pacer when they would take more than
+    /// `staleVideoBacklog` to send at the estimate, forgets what the video streams sent, and asks
+    /// their encoders for a keyframe. After the path's capacity falls several times over (a
+    /// 2.5 → 0.5 Mbit/s step), the frames made at the old rate and the repairs of what the full
+    /// bottleneck dropped wait here: sent, they keep the queue full for seconds and show the
+    /// receiver pictures seconds old, while no new frame is encoded (`videoBacklogged`). A
+    /// keyframe at the new rate costs a fraction of that. The receiver sees the gap as loss, its
+    /// requests for it are refused (`SendHistory.forgetAll`), and it decodes from the keyframe.
+    mutating func discardStaleVideo(now: Instant, into output: inout TransportCore.Output) {
+        guard videoBacklogSeconds > Self.staleVideoBacklog.seconds else { return }
+        staleVideoDiscards &+= 1
+        pacer.discard(.video)
+        pacer.discard(.retransmission)
+        for (ssrc, sender) in senders where sender.configuration.kind == .video && sender.isActive {
+            senders[ssrc]?.history.forgetAll()
+            output.events.append(.keyframeRequested(ssrc: ssrc))
+        }
+    }
+
+    /// A second of sending: four times what stops the encoders (`maximumVideoBacklog`), so a
+    /// keyframe or a short hold of the congestion window never comes near it.
+    static let staleVideoBacklog: Duration = .seconds(1)
 
     /// Whether data channels are held to a share of the estimate now: the estimate follows the
     /// path's queue (transport-wide feedback), its delay-based part has found the path narrower

@@ -56,6 +56,8 @@ struct MediaEngine {
     var linkShare = LinkShare()
     /// Retransmissions as they leave the pacer.
     var retransmissionsSent = RateMeter()
+    /// Times the pacer's stale video was dropped for a keyframe (`discardStaleVideo`).
+    var staleVideoDiscards = 0
     /// The negotiated transport-wide-cc extension id, as the map TernRTP's typed reader takes.
     var transportCCMap: HeaderExtensionMap?
     var transportCCMediaSSRC: UInt32 = 0

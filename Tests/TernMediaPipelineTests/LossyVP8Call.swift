@@ -188,6 +188,7 @@ struct LossyVP8Call {
                         case let .genericNACK(request):
                             for rtx in history.respond(to: request, at: now, rtt: rtt) {
                                 link.send(from: .a, datagram: rtx.bytes, at: now)
+                                history.retransmissionLeft(rtx, at: now)
                             }
                         case let .pictureLossIndication(pli) where pli.mediaSSRC == mediaSSRC:
                             result.pliReceived += 1

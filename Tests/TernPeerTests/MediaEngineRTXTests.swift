@@ -97,6 +97,38 @@ import TernRTP
         #expect(receiver.unroutablePackets == 0 && receiver.malformedPackets == 0)
     }
 
+    @Test("after the capacity falls, video that would take over a second to send at the estimate is dropped for a keyframe, and NACKs for what went before are refused")
+    func staleVideoIsDroppedForAKeyframe() throws {
+        var sender = engine(seed: 1)
+        sender.configure(senders: [SendStreamConfiguration(
+            mid: "0", kind: .video, ssrc: Self.primary, payloadType: 96, codecName: "VP8", clockRate: 90_000,
+            midExtensionID: nil, nackEnabled: true, rtx: RTXStream(ssrc: Self.rtx, payloadType: 97))], receivers: [])
+        let sent = sendThreePackets(&sender, timestamp: 0)
+        let first = try RTPPacket(parsing: sent[0])
+        var output = TransportCore.Output()
+        // A backlog under a second at the estimate is left alone.
+        sender.discardStaleVideo(now: Self.at(10), into: &output)
+        #expect(output.events.isEmpty && sender.staleVideoDiscards == 0)
+        // 60 KB of frames made at the old rate wait in the pacer: seconds at the start estimate.
+        sender.pacer.windowRoom = 0
+        for frame in 1...40 {
+            let units = (0..<2).map { index in
+                RTPPayloadUnit(payload: [UInt8](repeating: UInt8(index), count: 750), marker: index == 1, timestamp: UInt32(frame) * 3000)
+            }
+            _ = sender.send(units, ssrc: Self.primary, now: Self.at(20))
+        }
+        #expect(sender.videoBacklogSeconds > 1)
+        sender.discardStaleVideo(now: Self.at(30), into: &output)
+        #expect(sender.pacer.queuedBytes(.video) == 0 && sender.pacer.queuedBytes(.retransmission) == 0)
+        #expect(sender.staleVideoDiscards == 1 && sender.pacer.discardedPackets == 80)
+        let requested = output.events.contains { if case .keyframeRequested(Self.primary) = $0 { true } else { false } }
+        #expect(requested, "the encoder restarts the stream with a keyframe: \(output.events)")
+        // The receiver's requests for packets from before the keyframe are refused.
+        sender.receiveRTCP(nack(first.sequenceNumber), now: Self.at(40), into: &output)
+        #expect(sender.pacer.queuedBytes(.retransmission) == 0)
+        #expect(sender.senders[Self.primary]?.history.missed == 1)
+    }
+
     @Test("a padding-only RTX packet (a bandwidth probe) is counted and dropped")
     func paddingOnlyRTXIsDropped() throws {
         var sender = engine(seed: 1)

@@ -113,7 +113,7 @@ import TernRTP
         #expect(abs(engine.pacerPushback - 0.8) < 1e-9 && !engine.videoBacklogged(now: .zero))
         // 5 KB more, as retransmissions: 300 ms.
         for _ in 0..<5 {
-            engine.pacer.enqueue(PacedRTP(bytes: [], transportSequenceOffset: nil, isRetransmission: true), size: 1_000,
+            engine.pacer.enqueue(PacedRTP(bytes: [], transportSequenceOffset: nil, retransmissionOf: (1, 0)), size: 1_000,
                                  priority: .retransmission, now: .zero)
         }
         #expect(abs(engine.pacerPushback - 0.7) < 1e-9 && engine.videoBacklogged(now: .zero))

@@ -77,7 +77,7 @@ struct BandwidthEstimatorTests {
         #expect(scenario.mean(after: 25).queueMs < 20, "queue \(scenario.mean(after: 25).queueMs) ms after the drain: \(scenario.samples(every: 1))")
     }
 
-    @Test("the lab's step: a token-bucket shaper (16 KiB bucket, 100 ms of queue) drops from 2.5 Mbit/s to 500 kbit/s: the queue is drained within 1.5 s, the bucket's overshoots after it stay under 45 ms, and the link is used")
+    @Test("the lab's step: a token-bucket shaper (16 KiB bucket, 100 ms of queue) drops from 2.5 Mbit/s to 500 kbit/s: the queue is drained within 1.5 s, the bucket's overshoots after it stay under 30 ms, and the link is used")
     func aShaperStepDrainsTheQueueAndKeepsItShort() {
         var scenario = Self.labStepDown(wants: 850_000, startRate: 900_000, maximumRate: 2_500_000)
         scenario.run(for: .seconds(30))
@@ -85,7 +85,7 @@ struct BandwidthEstimatorTests {
         let drained = after.first { $0.queueMs < 20 }.map { $0.time - 20 }
         #expect(drained.map { $0 <= 1.5 } ?? false, "under 20 ms \(drained ?? -1) s after the drop: \(scenario.samples(every: 1))")
         let peak = after.filter { $0.time > 20 + (drained ?? 30) }.map(\.queueMs).max() ?? 0
-        #expect(peak < 45, "peak queue after the drain \(Int(peak)) ms: \(scenario.samples(every: 1))")
+        #expect(peak < 30, "peak queue after the drain \(Int(peak)) ms: \(scenario.samples(every: 1))")
         let used = scenario.delivered(from: 25, to: 50).media / 500_000
         #expect(used >= 0.8, "link used \(used) after the drop: \(scenario.samples(every: 1))")
     }
@@ -124,7 +124,7 @@ struct BandwidthEstimatorTests {
         let shares = scenario.delivered(from: 20, to: 40)
         let settled = scenario.mean(after: 20)
         #expect(shares.media >= 0.5 * 2_000_000, "media \(Int(shares.media)) bit/s, data \(Int(shares.data)): \(scenario.samples(every: 2))")
-        #expect(shares.data >= 0.3 * 2_000_000, "data \(Int(shares.data)) bit/s")
+        #expect(shares.data >= 0.25 * 2_000_000, "data \(Int(shares.data)) bit/s")
         #expect(shares.media + shares.data >= 0.8 * 2_000_000, "link used \(Int(shares.media + shares.data)) bit/s")
         #expect(settled.queueMs < 60, "mean queue \(settled.queueMs) ms: \(scenario.samples(every: 2))")
         // The transfer ends: the media takes the whole estimate again.

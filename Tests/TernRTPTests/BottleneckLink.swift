@@ -148,7 +148,7 @@ struct CongestionScenario {
         }
         for cluster in estimator.takeProbeClusters() { pacer.startProbe(cluster) }
         pacer.setTargetRate(estimator.targetRate)
-        pacer.congested = congestionWindow && estimator.isCongested(now: now)
+        pacer.windowRoom = congestionWindow ? estimator.windowRoom(now: now) : nil
         for item in pacer.poll(now: now, paddingPacketBytes: 300) {
             let (size, cluster): (Int, Int?)
             switch item {

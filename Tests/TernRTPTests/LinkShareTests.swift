@@ -39,15 +39,15 @@ import TernRTP
 
     @Test("the split of a 1 Mbit/s estimate", arguments: [
         Case(name: "media alone: all of it to media; data may still take what media leaves",
-             mediaBitsPerSecond: 900_000, mediaWantsMore: false, dataWaiting: false, mediaTarget: 1_000_000, dataLimit: 350_000),
-        Case(name: "both want more: media 65 %, data 35 %",
-             mediaBitsPerSecond: 600_000, mediaWantsMore: true, dataWaiting: true, mediaTarget: 650_000, dataLimit: 350_000),
+             mediaBitsPerSecond: 900_000, mediaWantsMore: false, dataWaiting: false, mediaTarget: 1_000_000, dataLimit: 300_000),
+        Case(name: "both want more: media 70 %, data 30 %",
+             mediaBitsPerSecond: 600_000, mediaWantsMore: true, dataWaiting: true, mediaTarget: 700_000, dataLimit: 300_000),
         Case(name: "media wants more but its encoder makes less than asked: it keeps a quarter more than it uses",
-             mediaBitsPerSecond: 400_000, mediaWantsMore: true, dataWaiting: true, mediaTarget: 650_000, dataLimit: 500_000),
+             mediaBitsPerSecond: 400_000, mediaWantsMore: true, dataWaiting: true, mediaTarget: 700_000, dataLimit: 500_000),
         Case(name: "media wants little: data gets the rest",
-             mediaBitsPerSecond: 200_000, mediaWantsMore: false, dataWaiting: true, mediaTarget: 650_000, dataLimit: 800_000),
+             mediaBitsPerSecond: 200_000, mediaWantsMore: false, dataWaiting: true, mediaTarget: 700_000, dataLimit: 800_000),
         Case(name: "no media: data gets all of it",
-             mediaBitsPerSecond: 0, mediaWantsMore: false, dataWaiting: true, mediaTarget: 650_000, dataLimit: 1_000_000),
+             mediaBitsPerSecond: 0, mediaWantsMore: false, dataWaiting: true, mediaTarget: 700_000, dataLimit: 1_000_000),
     ])
     func splits(_ c: Case) {
         var share = LinkShare()

@@ -114,10 +114,31 @@ struct LossRepairTests {
         let resent = history.respond(to: nack, at: ms(30), rtt: .milliseconds(100))
         #expect(resent.map(\.sequenceNumber) == [15, 19])  // 3 was overwritten by 11
         #expect(history.missed == 1)
+        for packet in resent { history.retransmissionLeft(packet, at: ms(30)) }
         let tooSoon = history.respond(to: nack, at: ms(50), rtt: .milliseconds(100))
         #expect(tooSoon.isEmpty)
         let afterRTT = history.respond(to: nack, at: ms(200), rtt: .milliseconds(100))
         #expect(afterRTT.map(\.sequenceNumber) == [15, 19])
+    }
+
+    @Test("a retransmission still waiting to leave is not queued again however often it is NACKed; the RTT counts from when it left")
+    func pendingRetransmissionIsNotQueuedTwice() throws {
+        var history = SendHistory(capacity: 64, rtx: RTXEncoder(ssrc: 0xAAAA, payloadType: 97, initialSequenceNumber: 0))
+        for seq: UInt16 in 0...7 {  // the retransmission budget: what was sent
+            history.store(RTPPacket(payloadType: 96, sequenceNumber: seq, timestamp: 0, ssrc: 5, payload: [1][...]), at: ms(0))
+        }
+        let nack = GenericNACK(senderSSRC: 9, mediaSSRC: 5, lost: [7])
+        let first = try #require(history.respond(to: nack, at: ms(10), rtt: .milliseconds(50)).first)
+        #expect(history.originalSequenceNumber(of: first) == 7)
+        // Behind a full bottleneck the NACK repeats every RTT while the first answer waits in the pacer.
+        for late in [100, 200, 400] {
+            #expect(history.respond(to: nack, at: ms(Int64(late)), rtt: .milliseconds(50)).isEmpty, "at \(late) ms")
+        }
+        #expect(history.pendingRequests == 3)
+        history.retransmissionLeft(first, at: ms(500))
+        #expect(history.respond(to: nack, at: ms(530), rtt: .milliseconds(50)).isEmpty, "within 3/4 RTT of leaving")
+        #expect(history.respond(to: nack, at: ms(560), rtt: .milliseconds(50)).count == 1)
+        #expect(history.retransmitted == 2)
     }
 
     @Test("hostile: a NACK naming one packet 350 times (no RTT known yet) is answered with one retransmission")
@@ -148,6 +169,7 @@ struct LossRepairTests {
             let newest = round * 10 + 9
             let storm = GenericNACK(senderSSRC: 9, mediaSSRC: 5, lost: (max(0, newest - 99)...newest).map { UInt16($0) })
             let answered = history.respond(to: storm, at: ms(Int64(round * 100 + 50)), rtt: .milliseconds(10))
+            for packet in answered { history.retransmissionLeft(packet, at: ms(Int64(round * 100 + 50))) }
             resent += answered.reduce(0) { $0 + $1.wireSize }
             #expect(resent <= sent, "round \(round): resent \(resent) of \(sent) sent")
         }

@@ -87,6 +87,7 @@ struct LossyLinkScenarioTests {
                     for case let .genericNACK(request) in rtcp {
                         for rtx in history.respond(to: request, at: now, rtt: rtt) {
                             link.send(from: .a, datagram: rtx.bytes, at: now)
+                            history.retransmissionLeft(rtx, at: now)
                         }
                     }
                 }

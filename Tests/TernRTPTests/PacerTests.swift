@@ -127,6 +127,24 @@ import TernRTP
         #expect((sent.last?.at ?? .zero) <= .zero + .milliseconds(2_100), "last left at \(String(describing: sent.last?.at))")
     }
 
+    @Test("the congestion window's room holds packet by packet: a stale backlog released at once stops when the room is used, audio still leaves")
+    func windowRoomHoldsABacklogReleasedAtOnce() {
+        var pacer = Pacer<Tagged>(targetRate: 100_000)
+        for index in 0..<60 { pacer.enqueue(Tagged(priority: .video, index: index), size: 1_000, priority: .video, now: .zero) }
+        _ = pacer.poll(now: .zero)
+        // 2.5 s later the oldest waited past `maximumQueueTime`: the rate alone would let all of it go.
+        pacer.windowRoom = 4_500
+        let released = pacer.poll(now: .zero + .milliseconds(2_500))
+        #expect(released.count == 5, "4,500 bytes of room: four packets fit, the fifth takes the last of it")
+        #expect(pacer.congested && pacer.nextTimeout == nil, "nothing to wake for until feedback sets the room again")
+        pacer.enqueue(Tagged(priority: .audio, index: 0), size: 100, priority: .audio, now: .zero + .milliseconds(2_500))
+        #expect(pacer.poll(now: .zero + .milliseconds(2_501)).map(\.priority) == [.audio])
+        pacer.windowRoom = nil
+        let waiting = pacer.queuedPackets
+        let rest = stride(from: 2_502, through: 2_550, by: 6).reduce(0) { $0 + pacer.poll(now: .zero + .milliseconds(Int64($1))).count }
+        #expect(waiting == 54 && rest == waiting, "without a window the stale rest leaves within 50 ms (the queue-time limit)")
+    }
+
     @Test("past its packet limit the pacer refuses new packets and counts them")
     func boundedQueue() {
         var pacer = Pacer<Tagged>(targetRate: 100_000, configuration: .init(maximumQueuedPackets: 10))

@@ -33,6 +33,8 @@ public struct BandwidthEstimator: Sendable {
     /// When the least delayed packet of a report last waited in a queue more than
     /// `queueingThresholdMs` (`StandingQueueDetector.queueDelayMs`).
     public private(set) var lastQueueingAt: Instant?
+    /// When the delay-based estimate last saw overuse (and cut).
+    public private(set) var lastOverusedAt: Instant?
     /// The peer's last REMB (RFC draft-alvestrand-rmcat-remb), bits per second, if any.
     public private(set) var remoteEstimate: Double?
     /// When to probe (`ProbeController`) and what the probes found (`ProbeRateEstimator`).
@@ -101,12 +103,17 @@ public struct BandwidthEstimator: Sendable {
         return firstNumberedAt.map { now - $0 <= .seconds(2) } ?? false
     }
 
-    /// Whether more is in flight than the congestion window allows (the pacer holds all but
-    /// audio): only while feedback informs the estimate, so a peer that stops sending feedback
-    /// cannot stop the media.
+    /// Bytes that may still go into flight before the congestion window is full (the pacer
+    /// holds all but audio once they are sent; `Pacer.windowRoom`): nil, no window, unless
+    /// feedback informs the estimate, so a peer that stops sending feedback cannot stop the media.
+    public func windowRoom(now: Instant) -> Int? {
+        guard let bytes = congestionWindow.bytes, isInformed(now: now) else { return nil }
+        return bytes - history.bytesInFlight
+    }
+
+    /// Whether more is in flight than the congestion window allows.
     public func isCongested(now: Instant) -> Bool {
-        guard let bytes = congestionWindow.bytes, isInformed(now: now) else { return false }
-        return history.bytesInFlight >= bytes
+        windowRoom(now: now).map { $0 <= 0 } ?? false
     }
 
     /// The encoders' share after the congestion window's pushback, bits per second.
@@ -133,6 +140,14 @@ public struct BandwidthEstimator: Sendable {
         lastQueueingAt.map { now - $0 <= Self.queueingHold } ?? false
     }
 
+    /// Whether the delay-based estimate saw overuse within `queueingHold`. An overshoot past a
+    /// shaper's bucket is cut by the trendline before the least delayed packet of a report
+    /// waited `queueingThresholdMs`: no recovery probe may follow it (the bucket, full again
+    /// after the cut, would pass the probe at line rate).
+    public func overusedLately(now: Instant) -> Bool {
+        lastOverusedAt.map { now - $0 <= Self.queueingHold } ?? false
+    }
+
     /// Traffic on the same path that carries no transport-wide numbers (data channels), bits
     /// per second as the sender measured it: counted as delivered beside the media.
     public mutating func setUntrackedRate(_ bitsPerSecond: Double) {
@@ -147,6 +162,7 @@ public struct BandwidthEstimator: Sendable {
         delayBased.update(packets, now: now)
         let queueing = delayBased.standingQueue.queueDelayMs > Self.queueingThresholdMs
         if queueing { lastQueueingAt = now }
+        if delayBased.usage == .overusing { lastOverusedAt = now }
         lossBased.update(packets, now: now, queueing: queueing || delayBased.usage == .overusing)
         for (cluster, measured) in probeRates.update(packets) {
             delayBased.probed(measured, now: now)
@@ -168,7 +184,7 @@ public struct BandwidthEstimator: Sendable {
         }
         pendingProbes += probes.check(estimate: targetRate, deliveredPeak: deliveredSamples.map(\.rate).max(),
                                       limited: encodersLimited,
-                                      queued: delayBased.usage == .overusing || pathQueues(now: now), now: now)
+                                      queued: pathQueues(now: now) || overusedLately(now: now), now: now)
         return targetRate
     }
 

@@ -75,7 +75,7 @@ public struct DelayBasedEstimator: Sendable {
     public var deliveredRate: Double? { acknowledgedRate.map { $0 + max(0, untrackedRate) } }
     /// Arrivals of the last 500 ms from `acknowledgedHead` on (older ones wait for compaction),
     /// and the sum of their sizes.
-    private var acknowledged: [(arrival: Duration, size: Int)] = []
+    private var acknowledged: [(arrival: Duration, size: Int, queued: Bool)] = []
     private var acknowledgedHead = 0
     private var acknowledgedBytes = 0
     /// Arrivals kept for the delivered rate at most: the window is 500 ms of the peer's arrival
@@ -96,14 +96,15 @@ public struct DelayBasedEstimator: Sendable {
     /// Takes one feedback report's packets (oldest first) at `now`; returns the new rate.
     @discardableResult
     public mutating func update(_ packets: [SentPacketHistory.Feedback], now: Instant) -> Double {
-        for packet in packets {
-            guard let arrival = packet.arrival else { continue }
-            noteAcknowledged(arrival: arrival, size: packet.size)
-            add(sendTime: packet.sendTime, arrival: arrival, size: packet.size)
-        }
         // A standing queue is overuse too, though the trendline sees no growth; a queue that
         // is forming eases the rate back (`easeBack`).
         let standing = standingQueue.update(packets, now: now, deliveredRate: deliveredRate)
+        for packet in packets {
+            guard let arrival = packet.arrival else { continue }
+            let queued = standingQueue.queueDelayMs(of: packet, deliveredRate: deliveredRate).map { $0 > Self.holdingQueueDelayMs } ?? false
+            noteAcknowledged(arrival: arrival, size: packet.size, queued: queued)
+            add(sendTime: packet.sendTime, arrival: arrival, size: packet.size)
+        }
         let drained = standingQueue.queueDelayMs < Self.holdingQueueDelayMs
             || lastDecrease.map { now - $0 >= Self.drainTime * 2 } ?? true
         if let restore = afterDrain, !standing, usage != .overusing, drained {
@@ -113,7 +114,7 @@ public struct DelayBasedEstimator: Sendable {
             afterDrain = nil
             lastIncrease = now
         }
-        if standing {
+        if standing || bucketRanDry {
             adjustRate(now: now, usage: .overusing)
         } else if usage == .normal, standingQueue.queueDelayMs > Self.holdingQueueDelayMs {
             easeBack(now: now)
@@ -121,6 +122,18 @@ public struct DelayBasedEstimator: Sendable {
             adjustRate(now: now, usage: usage)
         }
         return rate
+    }
+
+    /// Above the capacity the path showed at its last queue, the newest packets of a report
+    /// queued more than `holdingQueueDelayMs`: the excess a shaper's token bucket hid has run it
+    /// dry, and the capacity has not grown. The estimate is cut now, as for overuse, rather than
+    /// when the trendline (whose 20 packet groups span ~400 ms at 500 kbit/s) or the least
+    /// delayed packet of a report (its oldest: 50–100 ms behind) sees it; by then the overshoot
+    /// had queued ~40 ms. Only above a known capacity: there, being wrong costs one cut of a
+    /// sender that is testing for growth anyway.
+    private var bucketRanDry: Bool {
+        guard let known = capacity.rate, rate > known else { return false }
+        return standingQueue.latestQueueDelayMs > Self.holdingQueueDelayMs
     }
 
     /// A probe cluster measured `measured` bits per second through the path: the estimate jumps
@@ -144,8 +157,31 @@ public struct DelayBasedEstimator: Sendable {
         rate = min(rate, max(minimumRate, bound))
     }
 
-    private mutating func noteAcknowledged(arrival: Duration, size: Int) {
-        acknowledged.append((arrival, size))
+    /// What the bottleneck delivered while it was busy: the arrivals of the latest unbroken run
+    /// of packets that each waited more than `holdingQueueDelayMs` in its queue (within the
+    /// 500 ms window), with the untracked traffic beside them; nil when that run spans less than
+    /// `busyRunSpan`. Packets that left a queue left at the bottleneck's rate. The window of
+    /// `deliveredRate` also holds, just after a capacity drop, arrivals at the old rate (at
+    /// 2.5 → 0.5 Mbit/s, a cut to 85 % of it would still be ~40 % over the new capacity, and so
+    /// would the rate the drain returns to and the capacity it remembers), and a shaper's bucket
+    /// passes packets at line rate without a queue.
+    public var busyDeliveredRate: Double? {
+        guard var index = acknowledged.indices.last, index >= acknowledgedHead, acknowledged[index].queued else { return nil }
+        let last = acknowledged[index].arrival
+        var bytes = 0
+        while index > acknowledgedHead, acknowledged[index - 1].queued {
+            bytes += acknowledged[index].size
+            index -= 1
+        }
+        let span = last - acknowledged[index].arrival
+        guard span >= Self.busyRunSpan else { return nil }
+        return Double(bytes) * 8 / span.seconds + max(0, untrackedRate)
+    }
+    /// Fewer arrivals make a noisy capacity (12 packets at 500 kbit/s).
+    static let busyRunSpan: Duration = .milliseconds(200)
+
+    private mutating func noteAcknowledged(arrival: Duration, size: Int, queued: Bool) {
+        acknowledged.append((arrival, size, queued))
         acknowledgedBytes += size
         // A 500 ms window of arrivals (libwebrtc's acknowledged-bitrate estimator uses ~500 ms).
         while acknowledgedHead < acknowledged.count, arrival - acknowledged[acknowledgedHead].arrival > .milliseconds(500) {
@@ -254,7 +290,7 @@ public struct DelayBasedEstimator: Sendable {
             // overshoot a shaper's token bucket hid, takes Q / 150 seconds to drain. Below the
             // delivered rate by Q / `drainTime` instead, it drains in about `drainTime`.
             if let last = lastDecrease, now - last < .milliseconds(200) { return }
-            let delivered = deliveredRate ?? rate
+            let delivered = busyDeliveredRate ?? deliveredRate ?? rate
             let queued = standingQueue.queueDelayMs / Self.drainTime.milliseconds
             let factor = max(Self.deepestCut, min(0.85, 1 - queued))
             rate = max(minimumRate, min(rate, factor * delivered))

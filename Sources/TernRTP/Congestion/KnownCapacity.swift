@@ -4,20 +4,33 @@ public import TernCore
 /// estimate may grow near it. A shaper's token bucket (the lab's TBF holds 16 KiB; ISP
 /// policers hold more) lets a sender past the path's rate without a queue until the bucket is
 /// empty: at the 8 % a second of draft-ietf-rmcat-gcc-02 §5.5 the rate is ~20 % over a
-/// 500 kbit/s link by then, and the queue that follows takes a round of cut and drain. Near a
-/// capacity seen within `memory`, the increase is additive instead, `increasePerSecond` of it
-/// a second (~12 % over when a 16 KiB bucket at 500 kbit/s runs dry). A bucket is not always
-/// there, and a path's capacity does grow: the excess sent over the capacity since it was seen
-/// is counted (from what the path delivered), and once it is half again as much as the largest a
-/// bucket was seen to hide (at least `minimumBucket`), the capacity is taken to have grown —
-/// the estimate goes back to its multiplicative increase and a probe can find how far
-/// (`takeGrew`). On a path without a bucket that costs a few seconds of slower growth after each
-/// queue; on one with a bucket it is what keeps the queue short. Sans-I/O.
+/// 500 kbit/s link by then, and the queue that follows takes a round of cut and drain.
+///
+/// Near a capacity a queue showed, the increase is additive instead, `increasePerSecond` of it
+/// a second, and it holds at `plateauShare` over it: the excess a bucket absorbs comes at a
+/// steady 4 % of the link, so once the bucket runs dry the queue grows at 4 % of the link's rate
+/// while the feedback (~100 ms behind) and the cut catch up — ~25 ms of queue at the peak on the
+/// lab's 500 kbit/s TBF (`BandwidthEstimatorTests`), where the additive climb alone was ~12 %
+/// over by then and queued ~45 ms.
+///
+/// A bucket is not always there, and a path's capacity does grow: the excess sent over the
+/// capacity since it was seen is counted (from what the path delivered), and once it is half
+/// again as much as the largest a bucket was seen to hide (at least `minimumBucket`), the
+/// capacity is taken to have grown — the estimate goes back to its multiplicative increase and
+/// a probe can find how far (`takeGrew`). Only the excess says so: an estimate that sat under
+/// the capacity most of the time since it was seen has sent nothing a bucket would have run dry
+/// on (a probe then passes a full bucket at line rate and reads the link as twice as fast). A
+/// capacity is forgotten, without a probe, once the estimate has stayed under `nearShare` of it
+/// for `memory`. On a path without a bucket that costs seconds of slow growth after each queue
+/// (a recovery probe, `ProbeController.check`, may find the capacity sooner); on one with a
+/// bucket it is what keeps the queue short. Sans-I/O.
 public struct KnownCapacity: Sendable {
     /// What the path delivered when a queue last made the rate come down, bits per second,
     /// and when.
     public private(set) var rate: Double?
     private var seenAt: Instant?
+    /// When the estimate was last near the capacity (or it was seen).
+    private var nearAt: Instant?
     /// Bits the path delivered over `rate` since it was seen: what a bucket let through.
     private var excessBits = 0.0
     /// The most a bucket was seen to hide: the excess when a queue appeared past the capacity
@@ -32,6 +45,7 @@ public struct KnownCapacity: Sendable {
 
     static let memory: Duration = .seconds(10)
     static let increasePerSecond = 0.03
+    static let plateauShare = 0.06
     /// From this share of the capacity on, the increase is additive: the capacity seen is the
     /// delivered rate of a half-second window, a few percent off either way, and arriving at it
     /// at 8 % a second shortens the cycle and raises the overshoot (40 → 45 ms in
@@ -52,31 +66,37 @@ public struct KnownCapacity: Sendable {
         if withinMemory || soonAfterOutgrown { bucketBits = max(bucketBits, excessBits) }
         rate = delivered
         seenAt = now
+        nearAt = now
         excessBits = 0
         outgrownAt = nil
     }
 
     /// The estimate after `elapsed` seconds of increase from `estimate` near the capacity, with
     /// the path delivering `delivered` bit/s lately, or nil where the multiplicative increase
-    /// applies (no capacity seen within `memory`, the estimate under `nearShare` of it, or the
-    /// capacity outgrown).
+    /// applies (no capacity known, the estimate under `nearShare` of it, or the capacity outgrown).
     public mutating func increase(from estimate: Double, delivered: Double?, elapsed: Double, now: Instant) -> Double? {
-        guard let rate, let seenAt else { return nil }
+        guard let rate, let nearAt else { return nil }
         excessBits += max(0, (delivered ?? estimate) - rate) * elapsed
         guard outgrownAt == nil else { return nil }
-        guard now - seenAt < Self.memory else {
-            // `memory` without a queue, past the capacity: it grew (a bucket would have run dry).
-            outgrownAt = now
-            grew = excessBits > 0
+        guard estimate >= Self.nearShare * rate else {
+            // Untested for `memory`: too old to hold the estimate back, too old to probe from.
+            if now - nearAt >= Self.memory { forget() }
             return nil
         }
-        guard estimate >= Self.nearShare * rate else { return nil }
+        self.nearAt = now
         if excessBits > max(1.5 * bucketBits, Self.minimumBucket) {
             outgrownAt = now
             grew = true
             return nil
         }
-        return estimate + Self.increasePerSecond * rate * elapsed
+        let plateau = rate * (1 + Self.plateauShare)
+        return max(estimate, min(estimate + Self.increasePerSecond * rate * elapsed, plateau))
+    }
+
+    private mutating func forget() {
+        rate = nil
+        nearAt = nil
+        excessBits = 0
     }
 
     /// Whether the capacity was outgrown since the last call.

@@ -50,8 +50,11 @@ public struct LinkShare: Sendable {
     /// Media bits per second over the last second.
     public func mediaRate(now: Instant) -> Double { media.bitsPerSecond(at: now) }
 
-    /// The media's part of the estimate while data channels also want more.
-    public static let contendedMediaShare = 0.65
+    /// The media's part of the estimate while data channels also want more. Near a capacity the
+    /// path showed, the estimate holds at most `KnownCapacity.plateauShare` over it, so it sits a
+    /// little under the link: at 0.65 a video that could use it kept 0.49 of a 2 Mbit/s lab link
+    /// (Benchmarks/congestion/cc_call.py --scenario bulk, 4 sides, 0.46–0.50).
+    public static let contendedMediaShare = 0.7
 
     /// The part of `target` (bit/s) the encoders may share: all of it, or
     /// `contendedMediaShare` while data channels want more.

@@ -71,12 +71,16 @@ public struct Pacer<Packet: Sendable>: Sendable {
     private var lastUpdate: Instant?
     /// True when the queues were empty at `lastUpdate`: no credit builds up until the next poll.
     private var idle = true
-    /// Set while more is in flight than the congestion window allows
-    /// (`BandwidthEstimator.isCongested`): only audio leaves — no video, retransmissions or
-    /// probe padding — until feedback reports what is in flight (libwebrtc's congestion window,
-    /// which it ships on). A path whose capacity dropped under the sender then drains its queue
-    /// instead of being kept full at the old rate.
-    public var congested = false
+    /// Bytes that may still go into flight before the congestion window is full
+    /// (`BandwidthEstimator.windowRoom`; nil: no window). Each packet that leaves takes its size
+    /// off; once it is used up only audio leaves — no video, retransmissions or probe padding —
+    /// until feedback reports what is in flight and the caller sets it again (libwebrtc's
+    /// congestion window, which it ships on). A path whose capacity dropped under the sender then
+    /// drains its queue instead of being kept full at the old rate, and a backlog released at
+    /// once (`maximumQueueTime`) is still held to the window, packet by packet.
+    public var windowRoom: Int?
+    /// Whether the congestion window is full.
+    public var congested: Bool { windowRoom.map { $0 <= 0 } ?? false }
     /// Bytes waiting in each queue (by `Priority.rawValue`).
     private var queuedBytesByPriority = Array(repeating: 0, count: Priority.allCases.count)
     /// Bytes and packets waiting.
@@ -144,11 +148,13 @@ public struct Pacer<Packet: Sendable>: Sendable {
                 queuedBytesByPriority[queue] -= next.size
                 queuedPackets -= 1
                 budget -= Double(next.size)
+                windowRoom = windowRoom.map { $0 - next.size }
                 out.append(.packet(next.packet, probeCluster: cluster))
                 compact(queue)
                 probeSent(next.size)
             } else if let cluster, paddingPacketBytes > 0 {
                 budget -= Double(paddingPacketBytes)
+                windowRoom = windowRoom.map { $0 - paddingPacketBytes }
                 paddingBytesSent += paddingPacketBytes
                 out.append(.padding(bytes: paddingPacketBytes, probeCluster: cluster))
                 probeSent(paddingPacketBytes)
@@ -175,6 +181,23 @@ public struct Pacer<Packet: Sendable>: Sendable {
         guard budget < 0 else { return lastUpdate }
         return lastUpdate + .nanoseconds(Int64((-budget * 8 / effectiveRate(now: lastUpdate) * 1e9).rounded(.up)))
     }
+
+    /// Drops what waits in the queue of `priority` (stale video the sender replaces with a
+    /// keyframe); returns how many packets went, also counted in `discardedPackets`.
+    @discardableResult
+    public mutating func discard(_ priority: Priority) -> Int {
+        let queue = priority.rawValue
+        let count = queues[queue].count - heads[queue]
+        queues[queue].removeAll(keepingCapacity: true)
+        heads[queue] = 0
+        queuedBytesByPriority[queue] = 0
+        queuedPackets -= count
+        discardedPackets &+= count
+        idle = firstNonEmptyQueue == nil && probes.isEmpty
+        return count
+    }
+    /// Packets dropped by `discard`.
+    public private(set) var discardedPackets = 0
 
     /// Forgets everything waiting (the transport cannot send: no keys yet).
     public mutating func discardQueued() {

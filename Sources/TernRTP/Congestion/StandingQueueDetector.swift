@@ -16,6 +16,11 @@ public struct StandingQueueDetector: Sendable {
     private var standingSince: Instant?
     /// The least queueing delay of the last report, ms (0 before any).
     public private(set) var queueDelayMs = 0.0
+    /// The least queueing delay of the last report's `latestPackets` most recently sent
+    /// packets, ms (0 before any): where the queue is now, rather than where it was when the
+    /// report began (50–100 ms earlier), and not one packet's jitter.
+    public private(set) var latestQueueDelayMs = 0.0
+    static let latestPackets = 3
 
     public static let thresholdMs = 25.0
     public static let hold: Duration = .milliseconds(300)
@@ -33,11 +38,14 @@ public struct StandingQueueDetector: Sendable {
     /// delivers far less than its path carries).
     public mutating func update(_ packets: [SentPacketHistory.Feedback], now: Instant, deliveredRate: Double? = nil) -> Bool {
         var least: (delay: Double, size: Int)?
+        var latest: [(delay: Double, size: Int)] = []
         for packet in packets {
             guard let arrival = packet.arrival else { continue }
             let delay = Double(arrival.nanoseconds) / 1e6 - packet.sendTime.milliseconds
             guard delay.isFinite else { continue }
             if least.map({ delay < $0.delay }) ?? true { least = (delay, packet.size) }
+            latest.append((delay, packet.size))
+            if latest.count > Self.latestPackets { latest.removeFirst() }
             let second = packet.sendTime.nanoseconds / 1_000_000_000
             if let last = minima.last, last.second == second {
                 minima[minima.count - 1].delayMs = min(last.delayMs, delay)
@@ -48,14 +56,30 @@ public struct StandingQueueDetector: Sendable {
         let current = now.nanoseconds / 1_000_000_000
         minima.removeAll { current - $0.second >= Self.baseWindowSeconds }
         guard let least, let base = minima.map(\.delayMs).min() else { return standing(now: now) }
-        let transmissionMs = deliveredRate.map { Double(least.size) * 8 / max($0, Self.slowestAllowanceRate) * 1000 } ?? 0
-        queueDelayMs = max(0, least.delay - base - transmissionMs)
+        queueDelayMs = max(0, least.delay - base - Self.transmissionMs(least.size, at: deliveredRate))
+        latestQueueDelayMs = latest.map { max(0, $0.delay - base - Self.transmissionMs($0.size, at: deliveredRate)) }.min() ?? 0
         if queueDelayMs > Self.thresholdMs {
             if standingSince == nil { standingSince = now }
         } else {
             standingSince = nil
         }
         return standing(now: now)
+    }
+
+    /// How long `packet` waited in a queue, ms, against the base of the reports so far (with the
+    /// same allowance for its own transmission at `deliveredRate`); nil before any base or for a
+    /// packet reported lost.
+    public func queueDelayMs(of packet: SentPacketHistory.Feedback, deliveredRate: Double?) -> Double? {
+        guard let arrival = packet.arrival, let base = minima.map(\.delayMs).min() else { return nil }
+        let delay = Double(arrival.nanoseconds) / 1e6 - packet.sendTime.milliseconds
+        guard delay.isFinite else { return nil }
+        return max(0, delay - base - Self.transmissionMs(packet.size, at: deliveredRate))
+    }
+
+    /// How long a packet of `size` bytes takes to send at `deliveredRate` (at least
+    /// `slowestAllowanceRate`), ms; 0 when the rate is unknown.
+    private static func transmissionMs(_ size: Int, at deliveredRate: Double?) -> Double {
+        deliveredRate.map { Double(size) * 8 / max($0, slowestAllowanceRate) * 1000 } ?? 0
     }
 
     private func standing(now: Instant) -> Bool {

@@ -3,7 +3,11 @@ public import TernCore
 /// A bounded history of sent RTP packets, a ring buffer indexed by sequence
 /// number, that answers NACKs (RFC 4585 §6.2.1) with retransmissions: the packet
 /// itself, or an RTX packet (RFC 4588) when an `RTXEncoder` is configured.
-/// A packet is resent at most once per RTT, and not at all once older than `maxAge`.
+/// A packet is resent at most once per RTT, and not at all once older than `maxAge`; while its
+/// retransmission waits to leave (a pacer holds it) it is not queued again, and the RTT counts
+/// from when it left (`retransmissionLeft`), as libwebrtc's packet history marks a packet
+/// pending: behind a full bottleneck the receiver's NACKs repeat every RTT, and each answered
+/// anew would queue the same packets over and over before any of them had gone.
 ///
 /// Retransmissions are paid from a byte budget that each packet sent adds its size to, up to
 /// `retransmissionBurst`: however many NACKs a peer sends, what is resent over time is at most
@@ -13,6 +17,8 @@ public struct SendHistory: Sendable {
         var packet: RTPPacket
         var sentAt: Instant
         var lastResent: Instant?
+        /// A retransmission of it was handed out and has not left yet.
+        var pending = false
     }
 
     private var slots: [Slot?]
@@ -28,6 +34,8 @@ public struct SendHistory: Sendable {
     /// instant): answered once. A NACK of 1,400 bytes can name one packet ~350 times over, and
     /// serving each would turn one small packet into a burst of retransmissions.
     public private(set) var duplicateRequests: UInt64 = 0
+    /// Requests for a packet whose retransmission had not left yet.
+    public private(set) var pendingRequests: UInt64 = 0
     /// Requests refused because the retransmission budget was spent (a NACK storm).
     public private(set) var rateLimitedRequests: UInt64 = 0
     /// The most bytes of retransmission the budget holds (256 KiB: a second of 2 Mbit/s video).
@@ -70,6 +78,10 @@ public struct SendHistory: Sendable {
                 duplicateRequests += 1
                 continue
             }
+            if slot.pending, let last = slot.lastResent, now - last < maxAge {
+                pendingRequests += 1
+                continue
+            }
             if let last = slot.lastResent, let rtt, now - last < rtt * 3 / 4 {
                 missed += 1
                 continue
@@ -80,6 +92,7 @@ public struct SendHistory: Sendable {
             }
             budget -= slot.packet.wireSize
             slot.lastResent = now
+            slot.pending = true
             slots[index] = slot
             if var encoder = rtx {
                 out.append(encoder.wrap(slot.packet))
@@ -90,5 +103,37 @@ public struct SendHistory: Sendable {
             retransmitted += 1
         }
         return out
+    }
+
+    /// Forgets every packet held: the sender restarts its stream with a keyframe, and nothing
+    /// before it is worth resending (requests for it count as `missed`).
+    public mutating func forgetAll() {
+        slots = Array(repeating: nil, count: slots.count)
+    }
+
+    /// A retransmission `respond` gave (`resent`: the RTX packet, or the original without RTX)
+    /// left at `now`: the packet may be resent again one RTT from now. A retransmission that never
+    /// leaves (dropped by a full pacer) stops holding its packet back after `maxAge`.
+    public mutating func retransmissionLeft(_ resent: RTPPacket, at now: Instant) {
+        guard let sequenceNumber = originalSequenceNumber(of: resent) else { return }
+        retransmissionLeft(sequenceNumber: sequenceNumber, at: now)
+    }
+
+    /// The retransmission of the packet with `sequenceNumber` left at `now`.
+    public mutating func retransmissionLeft(sequenceNumber: UInt16, at now: Instant) {
+        let index = Int(sequenceNumber) % slots.count
+        guard var slot = slots[index], slot.packet.sequenceNumber == sequenceNumber, slot.pending else { return }
+        slot.pending = false
+        slot.lastResent = now
+        slots[index] = slot
+    }
+
+    /// The sequence number of the packet `resent` carries: with RTX, the OSN its payload starts
+    /// with (RFC 4588 §4); without, its own.
+    public func originalSequenceNumber(of resent: RTPPacket) -> UInt16? {
+        guard let rtx, resent.ssrc == rtx.ssrc else { return resent.sequenceNumber }
+        guard resent.payload.count >= 2 else { return nil }
+        let start = resent.payload.startIndex
+        return UInt16(resent.payload[start]) << 8 | UInt16(resent.payload[start + 1])
     }
 }
