@@ -33,6 +33,15 @@ final class Coturn: @unchecked Sendable {
             print("skipping: \(openssl) is not installed (apt-get install openssl); it makes the test certificate")
             return nil
         }
+        // A port found free can still be taken before turnserver binds it (tests run in
+        // parallel): another port, up to three times.
+        for attempt in 1...3 {
+            do {
+                return try Coturn(tls: tls)
+            } catch CoturnError.didNotStart(let log) where attempt < 3 {
+                print("turnserver did not start (\(log)); another port")
+            }
+        }
         return try Coturn(tls: tls)
     }
 
@@ -130,17 +139,21 @@ final class Coturn: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// A port nothing listens on right now (bind to 0, read, close) — with relays above it.
+    /// A port nothing listens on right now, over UDP and TCP, and its TLS port (201 above it,
+    /// past the relays) free over TCP. Below Linux's ephemeral range (32768–60999), so a client
+    /// socket of a test running beside this one is not given one of them meanwhile.
     private static func freePort() throws -> UInt16 {
-        for _ in 0..<20 {
-            let candidate = UInt16.random(in: 20_000...40_000)
-            if isFree(candidate) { return candidate }
+        for _ in 0..<40 {
+            let candidate = UInt16.random(in: 10_000...30_000)
+            if isFree(candidate, type: SOCK_DGRAM), isFree(candidate, type: SOCK_STREAM), isFree(candidate + 202, type: SOCK_STREAM) {
+                return candidate
+            }
         }
         throw CoturnError.noFreePort
     }
 
-    private static func isFree(_ port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    private static func isFree(_ port: UInt16, type: __socket_type) -> Bool {
+        let fd = socket(AF_INET, Int32(type.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var addr = sockaddr_in()
