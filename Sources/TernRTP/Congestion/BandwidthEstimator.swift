@@ -111,11 +111,6 @@ public struct BandwidthEstimator: Sendable {
         return bytes - history.bytesInFlight
     }
 
-    /// Whether more is in flight than the congestion window allows.
-    public func isCongested(now: Instant) -> Bool {
-        windowRoom(now: now).map { $0 <= 0 } ?? false
-    }
-
     /// The encoders' share after the congestion window's pushback, bits per second.
     public func pushedBack(_ rate: Double) -> Double { rate * congestionWindow.pushbackRatio }
 

@@ -20,6 +20,9 @@ public struct StandingQueueDetector: Sendable {
     /// packets, ms (0 before any): where the queue is now, rather than where it was when the
     /// report began (50–100 ms earlier), and not one packet's jitter.
     public private(set) var latestQueueDelayMs = 0.0
+    /// The lowest one-way delay of the base window (the path without a queue), ms, as of the
+    /// last report; nil before any.
+    private var baseDelayMs: Double?
     static let latestPackets = 3
 
     public static let thresholdMs = 25.0
@@ -55,7 +58,8 @@ public struct StandingQueueDetector: Sendable {
         }
         let current = now.nanoseconds / 1_000_000_000
         minima.removeAll { current - $0.second >= Self.baseWindowSeconds }
-        guard let least, let base = minima.map(\.delayMs).min() else { return standing(now: now) }
+        baseDelayMs = minima.map(\.delayMs).min()
+        guard let least, let base = baseDelayMs else { return standing(now: now) }
         queueDelayMs = max(0, least.delay - base - Self.transmissionMs(least.size, at: deliveredRate))
         latestQueueDelayMs = latest.map { max(0, $0.delay - base - Self.transmissionMs($0.size, at: deliveredRate)) }.min() ?? 0
         if queueDelayMs > Self.thresholdMs {
@@ -66,11 +70,11 @@ public struct StandingQueueDetector: Sendable {
         return standing(now: now)
     }
 
-    /// How long `packet` waited in a queue, ms, against the base of the reports so far (with the
-    /// same allowance for its own transmission at `deliveredRate`); nil before any base or for a
-    /// packet reported lost.
+    /// How long `packet` waited in a queue, ms, against the base as of the last `update` (with
+    /// the same allowance for its own transmission at `deliveredRate`); nil before any base or
+    /// for a packet reported lost.
     public func queueDelayMs(of packet: SentPacketHistory.Feedback, deliveredRate: Double?) -> Double? {
-        guard let arrival = packet.arrival, let base = minima.map(\.delayMs).min() else { return nil }
+        guard let arrival = packet.arrival, let base = baseDelayMs else { return nil }
         let delay = Double(arrival.nanoseconds) / 1e6 - packet.sendTime.milliseconds
         guard delay.isFinite else { return nil }
         return max(0, delay - base - Self.transmissionMs(packet.size, at: deliveredRate))
