@@ -183,6 +183,9 @@ func awaitPool(_ pc: PeerConnection) async {
 /// processes do what two standard stacks do (the headline rows). DCBENCH_EXTENSIONS=1 offers
 /// the extensions on top of whichever profile. DCBENCH_SNAP=0 turns SNAP off (it is on by
 /// default, as `PeerConfiguration` ships), to measure the SCTP handshake it saves.
+/// DCBENCH_VALID_PAIR=0 keeps data (DTLS) waiting for ICE's selected pair, as with a libnice
+/// without Tern's patch (`ICEConfiguration.sendsOnValidPairs`); DCBENCH_FIRST_CHECK=0 waits one
+/// Ta before the first check, as stock libnice does (`ICEConfiguration.firstCheckAtOnce`).
 func benchConfiguration() -> PeerConfiguration {
     var configuration = PeerConfiguration.loopback
     let environment = ProcessInfo.processInfo.environment
@@ -193,6 +196,8 @@ func benchConfiguration() -> PeerConfiguration {
     }
     if let flag = environment["DCBENCH_EXTENSIONS"] { configuration.offersTernExtensions = flag == "1" }
     if let flag = environment["DCBENCH_SNAP"] { configuration.negotiatesSNAP = flag == "1" }
+    if let flag = environment["DCBENCH_VALID_PAIR"] { configuration.ice.sendsOnValidPairs = flag == "1" }
+    if let flag = environment["DCBENCH_FIRST_CHECK"] { configuration.ice.firstCheckAtOnce = flag == "1" }
     if let address = ProcessInfo.processInfo.environment["DCBENCH_ICE_ADDRESS"] {
         configuration.ice.allowedAddresses = [address]
         configuration.ice.stunPacing = ICEConfiguration().stunPacing

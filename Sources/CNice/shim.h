@@ -36,6 +36,10 @@ static inline guint tern_g_object_get_uint(gpointer object, const gchar *name) {
     g_object_get(object, name, &value, NULL);
     return value;
 }
+/// Whether `object`'s class has a property called `name` (`G_OBJECT_GET_CLASS` is a macro).
+static inline gboolean tern_g_object_has_property(gpointer object, const gchar *name) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
+}
 static inline gboolean tern_g_object_get_boolean(gpointer object, const gchar *name) {
     gboolean value = FALSE;
     g_object_get(object, name, &value, NULL);

@@ -79,6 +79,8 @@ public final class DTLSEndpoint {
     /// When the handshake must have completed (`DTLSConfiguration.handshakeTimeout` after it
     /// started), while connecting.
     private(set) var handshakeDeadline: Instant?
+    /// A client's first flight as it went out, until the server's first datagram arrives.
+    private var unansweredClientHello: [UInt8]?
 
     /// Starts the handshake. A client queues its ClientHello; a server only starts listening.
     public func start(now: Instant) {
@@ -105,6 +107,7 @@ public final class DTLSEndpoint {
             return
         }
         statistics.datagramsReceived += 1
+        unansweredClientHello = nil
         if state == .new {
             state = .connecting
             handshakeDeadline = now + configuration.handshakeTimeout
@@ -207,7 +210,28 @@ public final class DTLSEndpoint {
             }
         }
         statistics.datagramsSent += 1
+        if role == .client, state == .connecting, statistics.datagramsReceived == 0,
+           statistics.clientHelloRepeats == 0, datagram.first != DTLSRecordFraming.applicationDataType {
+            unansweredClientHello = datagram
+        }
         return datagram
+    }
+
+    /// Queues the client's ClientHello again, the same bytes, if the server has not answered yet
+    /// and it was not repeated before; returns whether it did.
+    ///
+    /// For a ClientHello sent on an ICE pair before nomination (RFC 8445 §12.1): some peers drop
+    /// data until their own agent has selected a pair (Firefox's DTLS layer reads nothing before
+    /// its ICE transport is open), which would leave the hello to the 100 ms retransmission
+    /// timer. Sent again when the pair is selected, it reaches such a peer no later than it would
+    /// have without the early start. A server that did get the first one discards the copy as a
+    /// replayed record (RFC 6347 §4.1.2.6: same epoch and sequence number), so it answers once.
+    public func repeatUnansweredClientHello() -> Bool {
+        guard role == .client, state == .connecting, let hello = unansweredClientHello else { return false }
+        unansweredClientHello = nil
+        io.outbox.insert(hello, at: 0)
+        statistics.clientHelloRepeats += 1
+        return true
     }
 
     /// The next event, oldest first.

@@ -10,6 +10,9 @@ public struct DTLSStatistics: Sendable, Equatable {
     public var datagramsDroppedInWrongState = 0
     /// Retransmission timeouts that resent a flight (RFC 6347 §4.2.4).
     public var retransmissionTimeouts = 0
+    /// ClientHellos sent again, byte for byte, when the ICE pair was selected before the server
+    /// answered (`DTLSEndpoint.repeatUnansweredClientHello`).
+    public var clientHelloRepeats = 0
     /// Application data records delivered.
     public var applicationRecordsReceived = 0
     /// Application data records sent.

@@ -64,6 +64,8 @@ extension PeerConnection {
             guard let driver = objects.driver else { return }
             driver.iceConnected()
             driver.perform { core, now in core.start(now: now) }
+        case .pairSelectedDuringHandshake:
+            objects.driver?.perform { core, now in core.pairSelectedDuringHandshake(now: now) }
         case .updatePathLimits:
             if let driver = objects.driver, let ice = objects.ice { updatePathLimits(driver, from: ice) }
         case let .emit(event):

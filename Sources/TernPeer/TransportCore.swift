@@ -81,6 +81,13 @@ final class TransportCore {
         drainDTLS(now: now)
     }
 
+    /// ICE selected a pair after the handshake started on a valid one: a ClientHello still
+    /// unanswered goes out again (`DTLSEndpoint.repeatUnansweredClientHello`).
+    func pairSelectedDuringHandshake(now: Instant) {
+        guard dtls.repeatUnansweredClientHello() else { return }
+        drainDTLS(now: now)
+    }
+
     /// Drops the SRTP state libsrtp made for SSRCs the media engine keeps nothing for.
     private func forgetRefusedStreams(in inbound: SRTPSession) {
         for ssrc in media.takeSSRCsToForget() { inbound.removeStream(ssrc: ssrc) }

@@ -16,6 +16,10 @@ final class CoreEndpoint {
     var transportsBuilt = 0
     var configurations = 0
     var dtlsStarted = false
+    /// When `.startDTLS` first came (virtual time).
+    var dtlsStartedAt: Instant?
+    /// How many times the core asked for an unanswered ClientHello to be repeated.
+    var helloRepeats = 0
     var agentRestarts = 0
     let hostAddress: String
 
@@ -70,6 +74,13 @@ final class CorePair {
     var roundTrip: Duration = .milliseconds(50)
     /// When a server-reflexive candidate follows the host one after `gather`.
     var reflexiveDelay: Duration = .milliseconds(30)
+    /// Model an agent that sends on valid pairs (`ICEConfiguration.sendsOnValidPairs`): a check
+    /// succeeds a round trip after checking starts (`.validPairFound`) and regular nomination
+    /// selects the pair a round trip after that (`.selectedPairChanged`, then `connected`).
+    /// Off: the pair is selected and connected after one round trip, as before.
+    var reportsValidPairs = false
+    /// When the model agents selected their pair.
+    private(set) var selectedAt: Instant?
     /// Errors the receiving side's operations threw (a test expects none unless it says so).
     private(set) var operationErrors: [String] = []
 
@@ -193,12 +204,15 @@ final class CorePair {
             case .startDTLS:
                 guard !endpoint.dtlsStarted else { continue }
                 endpoint.dtlsStarted = true
+                endpoint.dtlsStartedAt = now
                 perform(endpoint.core.handle(dtls: .connecting), at: endpoint)
                 schedule(after: roundTrip) { [unowned self] in
                     perform(endpoint.core.handle(dtls: .connected), at: endpoint)
                 }
             case .updatePathLimits:
                 break
+            case .pairSelectedDuringHandshake:
+                endpoint.helloRepeats += 1
             case let .emit(event):
                 endpoint.events.append(event)
                 if case let .iceCandidate(candidate) = event {
@@ -251,9 +265,21 @@ final class CorePair {
         for endpoint in [caller, callee] {
             perform(endpoint.core.handle(ice: .stateChanged(.checking)), at: endpoint)
         }
-        schedule(after: roundTrip) { [unowned self] in
+        let pair = ICECandidatePair(local: candidate(caller.hostAddress, port: 50_000, type: .host, priority: 2_122_260_223),
+                                    remote: candidate(callee.hostAddress, port: 50_000, type: .host, priority: 2_122_260_223))
+        let nomination: Duration = reportsValidPairs ? roundTrip : .zero
+        if reportsValidPairs {
+            schedule(after: roundTrip) { [unowned self] in
+                for endpoint in [caller, callee] where endpoint.agent?.connectedWith == [aLocal, bLocal] {
+                    perform(endpoint.core.handle(ice: .validPairFound(pair)), at: endpoint)
+                }
+            }
+        }
+        schedule(after: roundTrip + nomination) { [unowned self] in
+            selectedAt = now
             for endpoint in [caller, callee] where endpoint.agent?.connectedWith == [aLocal, bLocal] {
-                perform(endpoint.core.handle(ice: .stateChanged(.connected)), at: endpoint)
+                let events: [ICEEvent] = reportsValidPairs ? [.selectedPairChanged(pair), .stateChanged(.connected)] : [.stateChanged(.connected)]
+                for event in events { perform(endpoint.core.handle(ice: event), at: endpoint) }
             }
         }
     }

@@ -35,6 +35,32 @@ struct PeerCoreScenarioTests {
         }
     }
 
+    @Test("a valid pair starts DTLS a round trip before nomination; the selection repeats an unanswered ClientHello once")
+    func dtlsStartsOnTheValidPair() throws {
+        let pair = CorePair()
+        pair.reportsValidPairs = true
+        try pair.connect()
+        #expect(pair.operationErrors.isEmpty, "\(pair.operationErrors)")
+        let selectedAt = try #require(pair.selectedAt)
+        for side in [pair.caller, pair.callee] {
+            let startedAt = try #require(side.dtlsStartedAt, "\(side.name) never started DTLS")
+            #expect(selectedAt - startedAt == pair.roundTrip, "\(side.name): DTLS one nomination round trip before selection")
+            #expect(side.helloRepeats == 1, "\(side.name)")
+            #expect(side.core.connectionState == .connected, "\(side.name): \(side.connectionStates)")
+        }
+    }
+
+    @Test("without valid-pair reports DTLS starts at the selected pair and nothing is repeated")
+    func dtlsWaitsForSelectionWithoutValidPairs() throws {
+        let pair = CorePair()
+        try pair.connect()
+        let selectedAt = try #require(pair.selectedAt)
+        for side in [pair.caller, pair.callee] {
+            #expect(side.dtlsStartedAt == selectedAt, "\(side.name)")
+            #expect(side.helloRepeats == 0, "\(side.name)")
+        }
+    }
+
     @Test("glare: the polite side's remote offer rolls its own offer back; an explicit rollback returns to stable")
     func glareWithRollback() throws {
         let pair = CorePair()

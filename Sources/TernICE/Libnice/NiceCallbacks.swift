@@ -61,6 +61,14 @@ enum NiceDoor {
         NiceCallbackContext.enter(data)?.niceSelectedPair(stream: stream, component: component, local: local, remote: remote)
     }
 
+    /// Same signature as "new-selected-pair-full" — "new-valid-pair" (Tern's libnice patch).
+    static let validPair: @convention(c) (OpaquePointer?, guint, guint, UnsafeMutablePointer<NiceCandidate>?,
+                                          UnsafeMutablePointer<NiceCandidate>?, gpointer?) -> Void = {
+        _, stream, component, local, remote, data in
+        guard let local, let remote else { return }
+        NiceCallbackContext.enter(data)?.niceValidPair(stream: stream, component: component, local: local, remote: remote)
+    }
+
     /// `NiceAgentRecvFunc`: `void (*)(NiceAgent *agent, guint stream_id, guint component_id, guint len,
     /// gchar *buf, gpointer user_data)`.
     static let receive: NiceAgentRecvFunc = { _, _, _, len, buf, data in

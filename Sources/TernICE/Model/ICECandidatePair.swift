@@ -72,6 +72,11 @@ public enum ICEEvent: Sendable, Hashable {
     case stateChanged(ICETransportState)
     /// ICE selected a (new) pair to carry data.
     case selectedPairChanged(ICECandidatePair)
+    /// Before any pair is selected, a connectivity check succeeded on this pair: `send` works
+    /// from now on (RFC 8445 §12.1, `ICEConfiguration.sendsOnValidPairs`). Once per transport,
+    /// and only where libnice has Tern's patch; `.selectedPairChanged` follows when nomination
+    /// completes.
+    case validPairFound(ICECandidatePair)
     /// A remote candidate was not used (e.g. an mDNS name that did not resolve).
     case remoteCandidateDropped(ICECandidate, reason: String)
 }

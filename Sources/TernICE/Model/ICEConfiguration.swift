@@ -35,6 +35,19 @@ public struct ICEConfiguration: Sendable {
     /// §8.1.1) by default; `.aggressive` only where a single candidate pair is possible
     /// (`PeerConfiguration.loopback`), see `ICENomination`.
     public var nomination: ICENomination = .regular
+    /// Send data on the first valid pair, before nomination selects one (RFC 8445 §12.1: "an
+    /// ICE agent MAY send data on any valid pair before selected pairs have been produced"):
+    /// the DTLS handshake starts when a connectivity check first succeeds instead of one to two
+    /// round trips later, when the controlling agent's nomination has come through. Needs
+    /// libnice with Tern's patch (`Scripts/libnice`, its `send-on-valid-pair` property); with
+    /// the stock library data waits for the selected pair as before
+    /// (`ICETransport.sendsOnValidPairs` tells which). Docs/ICE.md, "Data before nomination".
+    public var sendsOnValidPairs: Bool = true
+    /// Send the first connectivity check as soon as there is a pair to check, not one
+    /// `stunPacing` interval later; the checks after it keep the pacing (RFC 8445 §6.1.4.2
+    /// bounds the rate of checks, not the start of the first). Needs Tern's libnice patch
+    /// (`Scripts/libnice`, its `first-check-at-once` property); ignored with the stock library.
+    public var firstCheckAtOnce: Bool = true
     /// How long a transport stays `disconnected` after libnice reports consent lost before it
     /// becomes `failed`. libnice 0.1.21 expires consent after 10 s instead of RFC 7675's 30 s;
     /// Tern reports that moment as W3C `disconnected` and declares `failed` 20 s later, so the

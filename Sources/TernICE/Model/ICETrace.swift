@@ -34,6 +34,9 @@ public struct ICETrace: Sendable, Codable, CustomStringConvertible {
         case stateChanged(state: ICETransportState, libniceState: String)
         /// A pair was selected (first time or a change), and why (`ICETransport.selectionReason`).
         case selectedPair(pair: ICECandidatePair, reason: String)
+        /// A check succeeded on this pair before any was selected: data (DTLS) started on it
+        /// (`ICEConfiguration.sendsOnValidPairs`).
+        case validPair(pair: ICECandidatePair)
         /// A candidate pair of the check list changed state (RFC 8445 §6.1.2.6: FROZEN, WAITING,
         /// IN_PROGRESS, SUCCEEDED, FAILED); `requestsSent` counts the connectivity checks sent
         /// on it since its last state other than IN_PROGRESS. From libnice's debug narration,
@@ -122,6 +125,7 @@ extension ICETrace.Event {
         case let .remoteCredentialsSet(ufrag): "remote credentials ufrag=\(ufrag)"
         case let .stateChanged(s, raw): "state \(s.rawValue) (libnice \(raw))"
         case let .selectedPair(p, reason): "selected pair \(p): \(reason)"
+        case let .validPair(p): "valid pair \(p): sending on it before nomination (RFC 8445 §12.1)"
         case let .pairCheck(local, remote, state, sent):
             "check \(local) -> \(remote) \(state)" + (sent > 0 ? " (\(sent) request\(sent == 1 ? "" : "s"))" : "")
         case let .pairNominated(local, remote, detail):

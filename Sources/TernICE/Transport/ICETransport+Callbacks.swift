@@ -100,6 +100,21 @@ extension ICETransport {
         roundTripPairSelected()
     }
 
+    /// A check made `local`–`remote` valid before any pair was selected (Tern's libnice patch):
+    /// data sent now leaves on the best valid pair (RFC 8445 §12.1), so DTLS can start.
+    func niceValidPair(stream: guint, component: guint, local: UnsafeMutablePointer<NiceCandidate>,
+                       remote: UnsafeMutablePointer<NiceCandidate>) {
+        guard stream == streamID, component == Self.componentID,
+              let l = candidate(from: local), let r = candidate(from: remote) else { return }
+        let pair = ICECandidatePair(local: l, remote: r)
+        state.withLock { s in
+            guard !s.closed, s.selectedPair == nil, s.validPair == nil else { return }
+            s.validPair = pair
+            record(.validPair(pair: pair), in: &s)
+            emit(.validPairFound(pair))
+        }
+    }
+
     func niceReceive(_ bytes: UnsafeRawBufferPointer) {
         noteInbound()
         // Tern's RTT probes (first byte 0xFE, which RFC 7983 demultiplexers drop) stop here.

@@ -4,7 +4,8 @@ internal import CNice
 // `DatagramTransport`: what DTLS sits on.
 extension ICETransport {
     /// Sends one datagram on the selected pair (`nice_agent_send`; no allocation beyond the
-    /// caller's buffer). Throws `.notConnected` before a pair is selected, `.closed` after `close()`.
+    /// caller's buffer) or, before one is selected, on the best valid pair where
+    /// `sendsOnValidPairs`. Throws `.notConnected` before there is either, `.closed` after `close()`.
     /// An empty datagram is ignored (libnice refuses zero-length sends; no layer above needs one).
     public func send(_ datagram: [UInt8]) throws(DatagramTransportError) {
         guard !datagram.isEmpty else { return }

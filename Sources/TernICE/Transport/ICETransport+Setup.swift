@@ -18,6 +18,12 @@ extension ICETransport {
     static func configure(_ agent: NiceAgentHandle, _ c: ICEConfiguration, role: ICERole) throws(ICEError) {
         let obj = agent.object
         tern_g_object_set_boolean(obj, "upnp", tern_g_false)
+        if c.sendsOnValidPairs, tern_g_object_has_property(obj, Self.sendOnValidPairProperty) != 0 {
+            tern_g_object_set_boolean(obj, Self.sendOnValidPairProperty, tern_g_true)
+        }
+        if c.firstCheckAtOnce, tern_g_object_has_property(obj, Self.firstCheckAtOnceProperty) != 0 {
+            tern_g_object_set_boolean(obj, Self.firstCheckAtOnceProperty, tern_g_true)
+        }
         tern_g_object_set_boolean(obj, "ice-udp", tern_g_true)
         tern_g_object_set_boolean(obj, "ice-tcp", c.iceTCP ? tern_g_true : tern_g_false)
         tern_g_object_set_boolean(obj, "controlling-mode", role == .controlling ? tern_g_true : tern_g_false)
@@ -80,17 +86,34 @@ extension ICETransport {
         }
     }
 
+    /// The boolean property of Tern's libnice patch (Patches/libnice-0.1.21-tern.patch) that
+    /// lets data leave on the best valid pair before one is selected; its signal
+    /// "new-valid-pair" says when there is one.
+    static let sendOnValidPairProperty = "send-on-valid-pair"
+    /// The patch's property that sends the first check without waiting one Ta.
+    static let firstCheckAtOnceProperty = "first-check-at-once"
+
+    /// Whether this agent sends on valid pairs before selection: asked for, and the library has
+    /// Tern's patch (its property is set in `configure`).
+    static func sendsOnValidPairs(_ agent: NiceAgentHandle) -> Bool {
+        tern_g_object_has_property(agent.object, sendOnValidPairProperty) != 0
+            && tern_g_object_get_boolean(agent.object, sendOnValidPairProperty) != 0
+    }
+
     /// Connects the signals and the receive callback; the C side gets one retained context.
     func connectCallbacks() {
         let context = Unmanaged.passRetained(NiceCallbackContext(self))
         let data = context.toOpaque()
         let obj = agent.object
-        let ids: [gulong] = [
+        var ids: [gulong] = [
             tern_g_signal_connect(obj, "candidate-gathering-done", NiceDoor.gCallback(NiceDoor.gatheringDone), data),
             tern_g_signal_connect(obj, "new-candidate-full", NiceDoor.gCallback(NiceDoor.newCandidate), data),
             tern_g_signal_connect(obj, "component-state-changed", NiceDoor.gCallback(NiceDoor.componentState), data),
             tern_g_signal_connect(obj, "new-selected-pair-full", NiceDoor.gCallback(NiceDoor.selectedPair), data),
         ]
+        if sendsOnValidPairs {
+            ids.append(tern_g_signal_connect(obj, "new-valid-pair", NiceDoor.gCallback(NiceDoor.validPair), data))
+        }
         nice_agent_attach_recv(agent.pointer, streamID, Self.componentID, agent.loop.context, NiceDoor.receive, data)
         if let pairCheckLog { NiceDebugTap.register(agent: agent.pointer, log: pairCheckLog) }
         state.withLock {

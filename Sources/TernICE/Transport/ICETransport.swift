@@ -21,6 +21,8 @@ public final class ICETransport: DatagramTransport, @unchecked Sendable {
         var transportState: ICETransportState = .new
         var gatheringState: ICEGatheringState = .new
         var selectedPair: ICECandidatePair?
+        /// The pair data first left on before selection (`ICEEvent.validPairFound`).
+        var validPair: ICECandidatePair?
         var localCandidates: [ICECandidate] = []
         var trace = ICETrace()
         var remoteEndOfCandidates = false
@@ -83,6 +85,9 @@ public final class ICETransport: DatagramTransport, @unchecked Sendable {
 
     /// The configuration this transport was created with.
     public let configuration: ICEConfiguration
+    /// Whether data can leave on a valid pair before one is selected: asked for
+    /// (`ICEConfiguration.sendsOnValidPairs`) and libnice has Tern's patch (Scripts/libnice).
+    public let sendsOnValidPairs: Bool
     /// Controlling or controlled (RFC 8445 §6.1.1): set at creation, changed by `setRole`.
     public var role: ICERole { state.withLock { $0.role } }
     /// Events in the order they happened (one consumer); finishes after `.stateChanged(.closed)`.
@@ -111,6 +116,7 @@ public final class ICETransport: DatagramTransport, @unchecked Sendable {
         else { throw .agentCreationFailed(reason: "nice_agent_new_full returned NULL") }
         agent = NiceAgentHandle(pointer: raw, loop: loop, bridges: bridges)
         try Self.configure(agent, configuration, role: role)
+        sendsOnValidPairs = Self.sendsOnValidPairs(agent)
         let stream = nice_agent_add_stream(raw, 1)
         guard stream != 0 else { throw .agentCreationFailed(reason: "nice_agent_add_stream failed") }
         streamID = stream

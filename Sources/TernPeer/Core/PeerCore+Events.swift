@@ -32,13 +32,20 @@ extension PeerCore {
             if iceCanCarryData, transportBuilt { actions.append(.startDTLS) }
             return actions + aggregateConnectionState()
         case let .selectedPairChanged(pair):
+            let firstAfterEarlyStart = selectedPair == nil && validPair != nil
             selectedPair = pair
             // A selected pair can carry data at once (libnice sends on it before it reports the
             // component connected): start DTLS now rather than at the state change that follows.
             var actions: [Action] = transportBuilt ? [.updatePathLimits] : []
             actions.append(.emit(.selectedCandidatePairChanged(pair)))
             if transportBuilt { actions.append(.startDTLS) }
+            if transportBuilt, firstAfterEarlyStart { actions.append(.pairSelectedDuringHandshake) }
             return actions
+        case let .validPairFound(pair):
+            // A check succeeded and ICE sends on that pair until nomination selects one
+            // (RFC 8445 §12.1): the DTLS handshake need not wait for the nomination's round trip.
+            validPair = pair
+            return transportBuilt ? [.startDTLS] : []
         case .remoteCandidateDropped:
             return []  // recorded in the ICE trace with its reason
         }

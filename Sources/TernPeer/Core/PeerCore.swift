@@ -41,6 +41,9 @@ package struct PeerCore: Sendable {
         case startDTLS
         /// The selected pair changed: read its path limits into the transport.
         case updatePathLimits
+        /// ICE selected its first pair after DTLS had started on a valid one: repeat a
+        /// ClientHello the server has not answered (a peer may have dropped it before selecting).
+        case pairSelectedDuringHandshake
         /// Report an event to the application.
         case emit(PeerConnectionEvent)
     }
@@ -84,6 +87,8 @@ package struct PeerCore: Sendable {
     package internal(set) var connectionState = PeerConnectionState.new
     package internal(set) var dtlsInfo: DTLSConnectionInfo?
     package internal(set) var selectedPair: ICECandidatePair?
+    /// The pair ICE could send on before it selected one (`ICEEvent.validPairFound`).
+    package internal(set) var validPair: ICECandidatePair?
     package internal(set) var isClosed = false
 
     /// A core negotiating with `jsep`.
@@ -91,8 +96,15 @@ package struct PeerCore: Sendable {
         self.jsep = jsep
     }
 
-    /// True while ICE is connected or completed: a transport built now may start DTLS at once.
-    package var iceCanCarryData: Bool { iceState == .connected || iceState == .completed }
+    /// True while ICE is connected or completed, or is still checking but has a valid pair to
+    /// send on: a transport built now may start DTLS at once.
+    package var iceCanCarryData: Bool {
+        switch iceState {
+        case .connected, .completed: true
+        case .new, .checking: validPair != nil
+        case .disconnected, .failed, .closed: false
+        }
+    }
 
     /// True while gathered candidates are held: the driver reads the agent's candidates into
     /// `agentGathered` before creating a description, so that none already found is missing.
