@@ -65,6 +65,10 @@ ROWS = [
     ("setup_ms_loopback_tuned", "Tern-only loopback settings, not a headline: setup_ms with "
      "PeerConfiguration.loopback (Ta = 1 ms and aggressive nomination, one possible pair; Docs/ICE.md "
      "\"Nomination\"), which no real network may use. What `tern call --loopback` and the tests use."),
+    ("setup_ms_stock_libnice", "Labelled, not a headline: setup_ms with Tern's libnice patch unused on both "
+     "sides (DCBENCH_VALID_PAIR=0 DCBENCH_FIRST_CHECK=0: ICEConfiguration.sendsOnValidPairs and "
+     "firstCheckAtOnce off), so DTLS waits for the selected pair and the first check for a Ta tick, as with "
+     "Debian's libnice: what the patch saves (Docs/ICE.md, \"Tern's libnice patch\")."),
     ("setup_ms_first", "The first connection of a fresh process pair (the throughput runs: a new child process "
      "each): one-time work included (libsrtp's initialisation, Swift metadata, page faults). Peer: aiortc's "
      "first connection the same way."),
@@ -107,6 +111,11 @@ ROWS = [
      "one long-lived child, 3 set-ups after the pair's first, per round."),
     ("setup_ms_rtt50_without_snap", "Labelled, not a headline: setup_ms_rtt50 with SNAP off on both Tern sides "
      "(DCBENCH_SNAP=0), so the SCTP handshake runs as with a peer that has no SNAP: what SNAP saves."),
+    ("setup_ms_rtt50_stock_libnice", "Labelled, not a headline: setup_ms_rtt50 with Tern's libnice patch unused "
+     "on both sides (as setup_ms_stock_libnice): DTLS starts when nomination has selected a pair."),
+    ("setup_rtt50_round_trips", "setup_ms_rtt50 in round trips of the lab path: Tern ↔ Tern set-up / 50 ms (the "
+     "delayer's 25 ms each way). Peer: Chromium ↔ Chromium in two processes the same way "
+     "(setup_ms_rtt50_chromium_two_process / 50 ms). Issue #20 goal: ≤ 3.2."),
     ("setup_ms_rtt50", "Set-up latency at 50 ms RTT across the same lab path (createOffer → channel open on both "
      "sides): set-up-only runs (--bytes 0) with one long-lived child, 3 set-ups after the pair's first left out, "
      "per round of 3, for every stack (the transfers' own set-ups, a fresh pair's first, are not a figure). Between "
@@ -228,7 +237,10 @@ NOT_MEASURED = [
      "run Tern ↔ Tern"),
 ]
 
-LOWER_IS_BETTER = {"us", "ms", "s", "s/min"}
+LOWER_IS_BETTER = {"us", "ms", "s", "s/min", "RTT"}
+
+# The lab's base round trip in the 50 ms rows (Scripts/bench: `netlab delay 25`, each way).
+LAB_BASE_RTT_MS = 50.0
 
 # Cross rows (a Tern process against another stack) take their peer from that stack's own pair:
 # row -> (figure name, peerKey or None) whose peer samples it shows.
@@ -346,6 +358,20 @@ def main():
         if "rss_per_pc_MiB" not in by_name and source in by_name:
             rows.append(dict(by_name[source], name="rss_per_pc_MiB"))
             break
+    # setup_rtt50_round_trips: the 50 ms set-up in round trips of the lab path, next to Chromium's.
+    if "setup_ms_rtt50" in by_name:
+        own = by_name["setup_ms_rtt50"]
+        chromium = by_name.get("setup_ms_rtt50_chromium_two_process") or {}
+        peer_value = chromium.get("peerValue")
+        in_rtt = (lambda v: None if v is None else v / LAB_BASE_RTT_MS)
+        rows.append({
+            "name": "setup_rtt50_round_trips", "unit": "RTT", "tern": in_rtt(own["tern"]),
+            "peer": chromium.get("peer") if peer_value is not None else None,
+            "peerValue": in_rtt(peer_value), "ratio": (peer_value / own["tern"]) if peer_value and own["tern"] else None,
+            "runs": own["runs"], "spread": [in_rtt(v) for v in own["spread"]],
+            "peerRuns": chromium.get("peerRuns", 0),
+            "peerSpread": [in_rtt(v) for v in chromium["peerSpread"]] if chromium.get("peerSpread") else None,
+        })
     order = {name: index for index, (name, _) in enumerate(ROWS)}
     rows.sort(key=lambda row: order.get(row["name"], len(order)))
     produced = {row["name"] for row in rows}
