@@ -93,21 +93,45 @@ final class TransportDriver: Sendable {
     }
 
     private func flush(_ output: TransportCore.Output) {
-        for datagram in output.datagrams {
-            do {
-                try ice.send(datagram)
-            } catch .notConnected {
-                let held = heldUntilConnected.withLock { held -> Bool in
-                    guard held != nil, held?.count ?? 0 < Self.heldLimit else { return false }
-                    held?.append(datagram)
-                    return true
+        let datagrams = output.datagrams
+        var start = datagrams.startIndex
+        while start < datagrams.endIndex {
+            let end = min(start + Self.batchLimit, datagrams.endIndex)
+            defer { start = end }
+            if end - start > 1 {
+                do {
+                    let sent = try ice.send(batch: datagrams[start..<end])
+                    if sent < end - start { sendFailures.add(end - start - sent, ordering: .relaxed) }
+                    continue
+                } catch .notConnected {
+                    // Nothing to send on yet: one by one below, so that they are held.
+                } catch {
+                    sendFailures.add(end - start, ordering: .relaxed)
+                    continue
                 }
-                if !held { sendFailures.add(1, ordering: .relaxed) }
-            } catch {
-                sendFailures.add(1, ordering: .relaxed)
             }
+            for datagram in datagrams[start..<end] { send(datagram) }
         }
         if !output.events.isEmpty { deliver(output.events) }
+    }
+
+    /// Datagrams handed to ICE in one call (one `sendmmsg`); a full congestion window of SCTP
+    /// packets is several batches.
+    private static let batchLimit = 64
+
+    private func send(_ datagram: [UInt8]) {
+        do {
+            try ice.send(datagram)
+        } catch .notConnected {
+            let held = heldUntilConnected.withLock { held -> Bool in
+                guard held != nil, held?.count ?? 0 < Self.heldLimit else { return false }
+                held?.append(datagram)
+                return true
+            }
+            if !held { sendFailures.add(1, ordering: .relaxed) }
+        } catch {
+            sendFailures.add(1, ordering: .relaxed)
+        }
     }
 
     /// ICE has a usable pair: sends what was held for it, in order; from now on nothing is held.

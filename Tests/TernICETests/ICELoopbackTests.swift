@@ -25,6 +25,24 @@ import TernCore
         #expect(transport.transportState == .closed)
     }
 
+    @Test func aBatchLeavesInOneCallAndArrivesInOrderWithEmptiesSkipped() async throws {
+        let a = try ICEPeer(.controlling), b = try ICEPeer(.controlled)
+        let tasks = try wire(a, b)
+        #expect(await eventually { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
+        let batch: [[UInt8]] = (0..<40).map { i in i == 7 ? [] : [0xC, UInt8(i)] + Array(repeating: UInt8(i), count: 1_100) }
+        #expect(try a.transport.send(batch: batch[...]) == 39, "the empty datagram is skipped, the rest taken")
+        #expect(await eventually { b.received.withLock { $0.count } == 39 })
+        #expect(b.received.withLock { $0.map { Int($0[1]) } } == (0..<40).filter { $0 != 7 })
+        let tooLarge = [[UInt8](repeating: 0, count: a.transport.maximumDatagramSize + 1), [1]]
+        #expect(throws: DatagramTransportError.tooLarge(size: a.transport.maximumDatagramSize + 1,
+                                                        limit: a.transport.maximumDatagramSize)) {
+            _ = try a.transport.send(batch: tooLarge[...])
+        }
+        a.transport.close(); b.transport.close()
+        #expect(throws: DatagramTransportError.closed) { _ = try a.transport.send(batch: batch[0..<2]) }
+        for t in tasks { await t.value }
+    }
+
     @Test func twoAgentsConnectOnLoopbackAndExchangeDatagramsBothWays() async throws {
         let a = try ICEPeer(.controlling), b = try ICEPeer(.controlled)
         let tasks = try wire(a, b)

@@ -66,6 +66,7 @@ import TernCore
         #expect(!controlled.transport.sendsOnValidPairs)
         let tasks = try wire(controlling, controlled)
         #expect(throws: DatagramTransportError.notConnected) { try controlled.transport.send([9]) }
+        #expect(throws: DatagramTransportError.notConnected) { _ = try controlled.transport.send(batch: [[9], [10]][...]) }
         #expect(await eventually { controlled.transport.selectedPair != nil })
         try controlled.transport.send([4, 5])
         #expect(await eventually { controlling.received.withLock { $0.contains([4, 5]) } })
