@@ -103,11 +103,12 @@ final class TransportDriver: Sendable {
                     let sent = try ice.send(batch: datagrams[start..<end])
                     if sent < end - start { sendFailures.add(end - start - sent, ordering: .relaxed) }
                     continue
-                } catch .notConnected {
-                    // Nothing to send on yet: one by one below, so that they are held.
-                } catch {
+                } catch .closed {
                     sendFailures.add(end - start, ordering: .relaxed)
                     continue
+                } catch {
+                    // Nothing to send on yet (one by one, so that they are held), or the batch
+                    // failed as a whole: one by one, so that one bad datagram costs only itself.
                 }
             }
             for datagram in datagrams[start..<end] { send(datagram) }

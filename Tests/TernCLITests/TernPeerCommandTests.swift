@@ -143,6 +143,13 @@ struct TernPeerCommandTests {
         #expect(value(alice, "dataChannel.messagesReceived") as? Int == 200)
         #expect((value(alice, "setupMs") as? Double ?? 0) > 0)
         #expect(value(alice, "ice.selectedPair.local.type") as? String == "host")
+        // Regular nomination between two processes: DTLS went out on the first valid pair, where
+        // libnice has Tern's patch (always as root: `make test` installs it).
+        #expect(value(alice, "ice.validPairBeforeSelection") is Bool)
+        if getuid() == 0 {
+            #expect(value(alice, "ice.validPairBeforeSelection") as? Bool == true)
+            #expect(value(bob, "ice.validPairBeforeSelection") as? Bool == true)
+        }
         #expect((value(alice, "dtls.srtpProfile") as? String)?.hasPrefix("SRTP_") == true)
         #expect(value(bob, "result") as? String == "ok")
         #expect(value(bob, "callStates") as? [String] == ["RINGING", "CONNECTING", "IN_PROGRESS", "ENDED"])

@@ -25,7 +25,7 @@ import TernCore
         #expect(transport.transportState == .closed)
     }
 
-    @Test func aBatchLeavesInOneCallAndArrivesInOrderWithEmptiesSkipped() async throws {
+    @Test func aBatchLeavesInOneCallInOrderAndAnUnsendableDatagramCostsOnlyItself() async throws {
         let a = try ICEPeer(.controlling), b = try ICEPeer(.controlled)
         let tasks = try wire(a, b)
         #expect(await eventually { a.transport.selectedPair != nil && b.transport.selectedPair != nil })
@@ -33,10 +33,12 @@ import TernCore
         #expect(try a.transport.send(batch: batch[...]) == 39, "the empty datagram is skipped, the rest taken")
         #expect(await eventually { b.received.withLock { $0.count } == 39 })
         #expect(b.received.withLock { $0.map { Int($0[1]) } } == (0..<40).filter { $0 != 7 })
-        let tooLarge = [[UInt8](repeating: 0, count: a.transport.maximumDatagramSize + 1), [1]]
-        #expect(throws: DatagramTransportError.tooLarge(size: a.transport.maximumDatagramSize + 1,
-                                                        limit: a.transport.maximumDatagramSize)) {
-            _ = try a.transport.send(batch: tooLarge[...])
+        // One datagram too large costs only itself; alone, it is refused as `send` refuses it.
+        let tooLarge = [UInt8](repeating: 0, count: a.transport.maximumDatagramSize + 1)
+        #expect(try a.transport.send(batch: [tooLarge, [0xD, 1]][...]) == 1)
+        #expect(await eventually { b.received.withLock { $0.last } == [0xD, 1] })
+        #expect(throws: DatagramTransportError.tooLarge(size: tooLarge.count, limit: a.transport.maximumDatagramSize)) {
+            _ = try a.transport.send(batch: [tooLarge][...])
         }
         a.transport.close(); b.transport.close()
         #expect(throws: DatagramTransportError.closed) { _ = try a.transport.send(batch: batch[0..<2]) }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import TernICE
@@ -5,7 +6,9 @@ import TernICE
 
 /// The DTLS handshake starts on the first valid ICE pair instead of waiting for nomination
 /// (RFC 8445 §12.1; `ICEConfiguration.sendsOnValidPairs`, Tern's libnice patch).
-@Suite struct DTLSBeforeNominationTests {
+@Suite(.enabled(if: ICETransport.libniceHasTernPatch || getuid() == 0,
+                "libnice without Tern's patch, and not root: run Scripts/libnice as root"))
+struct DTLSBeforeNominationTests {
     /// What one side reported, in order.
     final class Timeline: Sendable {
         let events = Mutex<[String]>([])

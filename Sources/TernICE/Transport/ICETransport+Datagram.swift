@@ -23,24 +23,31 @@ extension ICETransport {
         }
         guard let sent else { throw .closed }
         guard sent < 0 else { return }
-        switch transportState {
-        case .connected, .completed, .disconnected:
-            throw .sendFailed(reason: "nice_agent_send returned \(sent)")
-        case .closed: throw .closed
-        default: throw .notConnected
+        throw sendFailure("nice_agent_send returned \(sent)")
+    }
+
+    /// Why libnice refused to send: nothing to send on yet, closed, or a failure of the socket.
+    private func sendFailure(_ reason: String) -> DatagramTransportError {
+        let (transport, canSend) = state.withLock { ($0.transportState, $0.selectedPair != nil || $0.validPair != nil) }
+        switch transport {
+        case .closed: return .closed
+        case .connected, .completed, .disconnected: return .sendFailed(reason: reason)
+        default: return canSend ? .sendFailed(reason: reason) : .notConnected
         }
     }
 
     /// Sends datagrams in order with one call into libnice, which hands a UDP pair's whole batch
     /// to the kernel in one `sendmmsg` (`g_socket_send_messages`): per-datagram system calls
     /// are a large share of a fast data channel's sending cost. Returns how many the socket
-    /// took (the rest were refused, e.g. a full socket buffer, and are lost as `send`'s would
-    /// be); throws as `send` does when none could be sent. Empty datagrams are skipped.
+    /// took: empty datagrams and ones over `maximumDatagramSize` are left out (each alone would
+    /// be refused by `send`), and the socket may refuse the tail (a full buffer); those are lost
+    /// as `send`'s would be. Throws as `send` does when none could be sent.
     public func send(batch datagrams: ArraySlice<[UInt8]>) throws(DatagramTransportError) -> Int {
-        let batch = datagrams.filter { !$0.isEmpty }
-        guard !batch.isEmpty else { return 0 }
-        if let large = batch.first(where: { $0.count > configuration.maximumDatagramSize }) {
-            throw .tooLarge(size: large.count, limit: configuration.maximumDatagramSize)
+        let limit = configuration.maximumDatagramSize
+        let batch = datagrams.filter { !$0.isEmpty && $0.count <= limit }
+        guard !batch.isEmpty else {
+            if let large = datagrams.first(where: { $0.count > limit }) { throw .tooLarge(size: large.count, limit: limit) }
+            return 0
         }
         // One contiguous copy, so that every message's vector can point into it at once.
         var bytes: [UInt8] = []
@@ -66,12 +73,7 @@ extension ICETransport {
         }
         guard let sent else { throw .closed }
         if sent > 0 { return Int(sent) }
-        switch transportState {
-        case .connected, .completed, .disconnected:
-            throw .sendFailed(reason: "nice_agent_send_messages_nonblocking returned \(sent)")
-        case .closed: throw .closed
-        default: throw .notConnected
-        }
+        throw sendFailure("nice_agent_send_messages_nonblocking returned \(sent)")
     }
 
     /// Sets the function that gets each datagram from the peer. It runs on the transport's

@@ -93,6 +93,12 @@ extension ICETransport {
     /// The patch's property that sends the first check without waiting one Ta.
     static let firstCheckAtOnceProperty = "first-check-at-once"
 
+    /// Whether the libnice loaded in this process has Tern's patch (Scripts/libnice): without it,
+    /// `ICEConfiguration.sendsOnValidPairs` and `firstCheckAtOnce` have no effect.
+    public static let libniceHasTernPatch: Bool =
+        tern_nice_agent_class_has_property(sendOnValidPairProperty) != 0
+            && tern_nice_agent_class_has_property(firstCheckAtOnceProperty) != 0
+
     /// Whether this agent sends on valid pairs before selection: asked for, and the library has
     /// Tern's patch (its property is set in `configure`).
     static func sendsOnValidPairs(_ agent: NiceAgentHandle) -> Bool {

@@ -206,6 +206,7 @@ extension ICETransport {
         state.withLock { s in
             s.restarting = true
             s.remoteEndOfCandidates = false
+            s.validPair = nil  // a new check list: a pair valid in it is reported again
         }
         let ok = try onLoop { nice_agent_restart_stream(agent.pointer, stream) != 0 }
         guard ok else { throw .rejected(operation: "nice_agent_restart_stream", reason: "refused") }

@@ -34,6 +34,7 @@ extension PeerCore {
             remoteCredentialsApplied = nil
             remoteEndOfCandidates = false
             endOfCandidatesReported = false
+            validPair = nil  // the restarted agent's check list starts empty
             actions.append(.restartAgent(jsep.localCredentials))
         }
         return actions + finishLocalDescription(description.type)

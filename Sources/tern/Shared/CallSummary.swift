@@ -32,6 +32,9 @@ struct CallSummary {
     var selectedPair: String?
     /// Why ICE selected that pair (`ICETrace.selection`).
     var selectionReason: String?
+    /// Whether data (DTLS) left on a valid pair before ICE selected one (`ICEEvent.validPairFound`,
+    /// Tern's libnice patch); nil when the peer connection had no ICE trace.
+    var validPairBeforeSelection: Bool?
     var dtlsDescription: String?
     /// Which set-up accelerations the connection used: "snap" (SCTP INITs in the descriptions,
     /// no SCTP handshake) or "none".
@@ -117,6 +120,9 @@ struct CallSummary {
             default: nil
             }
         } ?? []
+        validPairBeforeSelection = peer.iceTrace.map { trace in
+            trace.entries.contains { if case .validPair = $0.event { true } else { false } }
+        }
         if let pair = peer.selectedCandidatePair {
             selectedPair = "\(pair.local) ↔ \(pair.remote)"
             selectionReason = peer.iceTrace?.selection?.reason
@@ -159,6 +165,7 @@ struct CallSummary {
         result.pairRoundTripMs = later.pairRoundTripMs ?? pairRoundTripMs
         result.selectedPair = later.selectedPair ?? selectedPair
         result.selectionReason = later.selectionReason ?? selectionReason
+        result.validPairBeforeSelection = later.validPairBeforeSelection ?? validPairBeforeSelection
         result.localCandidate = later.localCandidate ?? localCandidate
         result.remoteCandidate = later.remoteCandidate ?? remoteCandidate
         if later.candidates.count < candidates.count { result.candidates = candidates }
@@ -181,11 +188,14 @@ struct CallSummary {
             "setupPath": string(setupPath),
             // Set-up time in round trips of the selected pair (its measured RTT), when both are known.
             "setupRoundTrips": setupMs.flatMap { ms in pairRoundTripMs.flatMap { $0 > 0 ? .number((ms / $0 * 10).rounded() / 10) : nil } } ?? .null,
-            "ice": .object(["selectedPair": .object([
-                "local": .object(["type": string(localCandidateType)]),
-                "remote": .object(["type": string(remoteCandidateType)]),
-                "reason": string(selectionReason),
-            ])]),
+            "ice": .object([
+                "selectedPair": .object([
+                    "local": .object(["type": string(localCandidateType)]),
+                    "remote": .object(["type": string(remoteCandidateType)]),
+                    "reason": string(selectionReason),
+                ]),
+                "validPairBeforeSelection": validPairBeforeSelection.map { .bool($0) } ?? .null,
+            ]),
             "dtls": .object(["srtpProfile": string(srtpProfile), "cipherSuite": string(cipherSuite)]),
             "steps": .array(steps.steps.map { .object(["name": .string($0.name), "passed": .bool($0.passed), "detail": .string($0.detail)]) }),
         ]
