@@ -57,9 +57,18 @@ extension ICETransport {
         }
         let agent = self.agent, stream = streamID
         let ok = try onLoop {
-            nice_agent_set_remote_credentials(agent.pointer, stream, credentials.ufrag, credentials.pwd) != 0
+            guard nice_agent_set_remote_credentials(agent.pointer, stream, credentials.ufrag, credentials.pwd) != 0
+            else { return false }
+            // Recorded on the loop thread, before libnice runs a check with them (the first
+            // check can leave on the loop's next iteration): the trace keeps cause before effect.
+            noteRemoteCredentials(credentials)
+            return true
         }
         guard ok else { throw .rejected(operation: "nice_agent_set_remote_credentials", reason: "refused") }
+    }
+
+    /// Keeps the peer's credentials (they key the RTT probes) and records them in the trace.
+    private func noteRemoteCredentials(_ credentials: ICECredentials) {
         state.withLock { s in
             s.remoteCredentials = credentials
             record(.remoteCredentialsSet(usernameFragment: credentials.ufrag), in: &s)
@@ -169,20 +178,18 @@ extension ICETransport {
         guard !state.withLock({ $0.closed }) else { throw .closed }
         let agent = self.agent, stream = streamID
         let finishNow = endOfCandidates && resolving.isEmpty && state.withLock { $0.pendingMDNS == 0 }
-        let (credentialsSet, added, endSet) = try onLoop { () -> (Bool, [Int32], Bool) in
+        // Credentials and candidates are recorded on the loop thread as libnice takes them, before
+        // any check with them can run (see `setRemoteCredentials`).
+        let (credentialsSet, endSet) = try onLoop { () -> (Bool, Bool) in
             guard nice_agent_set_remote_credentials(agent.pointer, stream, credentials.ufrag, credentials.pwd) != 0 else {
-                return (false, [], false)
+                return (false, false)
             }
-            let added = direct.map { giveToAgent($0) }
+            noteRemoteCredentials(credentials)
+            for candidate in direct { account(candidate, added: giveToAgent(candidate)) }
             let endSet = finishNow ? nice_agent_peer_candidate_gathering_done(agent.pointer, stream) != 0 : false
-            return (true, added, endSet)
+            return (true, endSet)
         }
         guard credentialsSet else { throw .rejected(operation: "nice_agent_set_remote_credentials", reason: "refused") }
-        state.withLock { s in
-            s.remoteCredentials = credentials
-            record(.remoteCredentialsSet(usernameFragment: credentials.ufrag), in: &s)
-        }
-        for (candidate, count) in zip(direct, added) { account(candidate, added: count) }
         for line in resolving { try addRemoteCandidate(line) }
         if finishNow {
             guard endSet else {
@@ -223,8 +230,7 @@ extension ICETransport {
     // MARK: Internals
 
     func addResolved(_ candidate: ICECandidate) throws(ICEError) {
-        let added = try onLoop { giveToAgent(candidate) }
-        account(candidate, added: added)
+        try onLoop { account(candidate, added: giveToAgent(candidate)) }
     }
 
     /// Hands one candidate to libnice (on the loop thread): libnice's count of candidates
