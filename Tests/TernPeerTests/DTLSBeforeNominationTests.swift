@@ -35,37 +35,40 @@ struct DTLSBeforeNominationTests {
         return configuration
     }
 
-    @Test func theChannelOpensOnBothSidesBeforeICENominatesAPair() async throws {
-        let pair = PeerPair(caller: try PeerConnection(configuration: slowNomination(sendsOnValidPairs: true)),
-                            callee: try PeerConnection(configuration: slowNomination(sendsOnValidPairs: true)))
+    /// Opens a channel between two such connections and waits until ICE selected on both sides;
+    /// returns each side's timeline of DTLS, selection and channel events.
+    private func connect(sendsOnValidPairs: Bool) async throws -> (caller: Timeline, callee: Timeline) {
+        let pair = PeerPair(caller: try PeerConnection(configuration: slowNomination(sendsOnValidPairs: sendsOnValidPairs)),
+                            callee: try PeerConnection(configuration: slowNomination(sendsOnValidPairs: sendsOnValidPairs)))
         let caller = Timeline(), callee = Timeline()
         let tasks = pair.startTrickle(onCaller: caller.record, onCallee: callee.record)
         defer { pair.close(); tasks.forEach { $0.cancel() } }
-        let channel = try pair.caller.createDataChannel("early")
+        let channel = try pair.caller.createDataChannel("channel")
         try await pair.negotiate()
         #expect(await eventually { channel.readyState == .open && callee.index("channel") != nil }, "\(pair.diagnosis)")
         #expect(await eventually { caller.index("selected") != nil && callee.index("selected") != nil }, "\(pair.diagnosis)")
-        for (side, timeline) in [("caller", caller), ("callee", callee)] {
-            let events = timeline.events.withLock { $0 }
-            let dtls = timeline.index("dtls"), selected = timeline.index("selected")
-            #expect(dtls != nil && selected != nil && dtls! < selected!, "\(side): \(events)")
+        return (caller, callee)
+    }
+
+    /// Whether DTLS connected before (`true`) or after ICE selected, on each side.
+    private func dtlsBeforeSelection(_ timelines: (caller: Timeline, callee: Timeline)) -> [String: Bool?] {
+        ["caller": timelines.caller, "callee": timelines.callee].mapValues { timeline in
+            guard let dtls = timeline.index("dtls"), let selected = timeline.index("selected") else { return nil }
+            return dtls < selected
         }
-        #expect(callee.index("channel")! < callee.index("selected")!, "the remote channel opened before nomination")
+    }
+
+    @Test func theChannelOpensOnBothSidesBeforeICENominatesAPair() async throws {
+        let timelines = try await connect(sendsOnValidPairs: true)
+        #expect(dtlsBeforeSelection(timelines) == ["caller": true, "callee": true],
+                "\(timelines.caller.events.withLock { $0 }) / \(timelines.callee.events.withLock { $0 })")
+        let callee = timelines.callee
+        #expect((callee.index("channel") ?? .max) < (callee.index("selected") ?? .min), "the remote channel opened before nomination")
     }
 
     @Test func withoutItDTLSWaitsForTheSelectedPair() async throws {
-        let pair = PeerPair(caller: try PeerConnection(configuration: slowNomination(sendsOnValidPairs: false)),
-                            callee: try PeerConnection(configuration: slowNomination(sendsOnValidPairs: false)))
-        let caller = Timeline(), callee = Timeline()
-        let tasks = pair.startTrickle(onCaller: caller.record, onCallee: callee.record)
-        defer { pair.close(); tasks.forEach { $0.cancel() } }
-        let channel = try pair.caller.createDataChannel("late")
-        try await pair.negotiate()
-        #expect(await eventually { channel.readyState == .open && callee.index("channel") != nil }, "\(pair.diagnosis)")
-        for (side, timeline) in [("caller", caller), ("callee", callee)] {
-            let events = timeline.events.withLock { $0 }
-            let dtls = timeline.index("dtls"), selected = timeline.index("selected")
-            #expect(dtls != nil && selected != nil && selected! < dtls!, "\(side): \(events)")
-        }
+        let timelines = try await connect(sendsOnValidPairs: false)
+        #expect(dtlsBeforeSelection(timelines) == ["caller": false, "callee": false],
+                "\(timelines.caller.events.withLock { $0 }) / \(timelines.callee.events.withLock { $0 })")
     }
 }
