@@ -36,10 +36,6 @@ static inline guint tern_g_object_get_uint(gpointer object, const gchar *name) {
     g_object_get(object, name, &value, NULL);
     return value;
 }
-/// Whether `object`'s class has a property called `name` (`G_OBJECT_GET_CLASS` is a macro).
-static inline gboolean tern_g_object_has_property(gpointer object, const gchar *name) {
-    return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
-}
 /// Whether libnice's `NiceAgent` class has a property called `name`, without creating an agent.
 static inline gboolean tern_nice_agent_class_has_property(const gchar *name) {
     gpointer klass = g_type_class_ref(NICE_TYPE_AGENT);

@@ -18,11 +18,9 @@ extension ICETransport {
     static func configure(_ agent: NiceAgentHandle, _ c: ICEConfiguration, role: ICERole) throws(ICEError) {
         let obj = agent.object
         tern_g_object_set_boolean(obj, "upnp", tern_g_false)
-        if c.sendsOnValidPairs, tern_g_object_has_property(obj, Self.sendOnValidPairProperty) != 0 {
-            tern_g_object_set_boolean(obj, Self.sendOnValidPairProperty, tern_g_true)
-        }
-        if c.firstCheckAtOnce, tern_g_object_has_property(obj, Self.firstCheckAtOnceProperty) != 0 {
-            tern_g_object_set_boolean(obj, Self.firstCheckAtOnceProperty, tern_g_true)
+        if Self.libniceHasTernPatch {
+            if c.sendsOnValidPairs { tern_g_object_set_boolean(obj, Self.sendOnValidPairProperty, tern_g_true) }
+            if c.firstCheckAtOnce { tern_g_object_set_boolean(obj, Self.firstCheckAtOnceProperty, tern_g_true) }
         }
         tern_g_object_set_boolean(obj, "ice-udp", tern_g_true)
         tern_g_object_set_boolean(obj, "ice-tcp", c.iceTCP ? tern_g_true : tern_g_false)
@@ -98,13 +96,6 @@ extension ICETransport {
     public static let libniceHasTernPatch: Bool =
         tern_nice_agent_class_has_property(sendOnValidPairProperty) != 0
             && tern_nice_agent_class_has_property(firstCheckAtOnceProperty) != 0
-
-    /// Whether this agent sends on valid pairs before selection: asked for, and the library has
-    /// Tern's patch (its property is set in `configure`).
-    static func sendsOnValidPairs(_ agent: NiceAgentHandle) -> Bool {
-        tern_g_object_has_property(agent.object, sendOnValidPairProperty) != 0
-            && tern_g_object_get_boolean(agent.object, sendOnValidPairProperty) != 0
-    }
 
     /// Connects the signals and the receive callback; the C side gets one retained context.
     func connectCallbacks() {

@@ -116,7 +116,7 @@ public final class ICETransport: DatagramTransport, @unchecked Sendable {
         else { throw .agentCreationFailed(reason: "nice_agent_new_full returned NULL") }
         agent = NiceAgentHandle(pointer: raw, loop: loop, bridges: bridges)
         try Self.configure(agent, configuration, role: role)
-        sendsOnValidPairs = Self.sendsOnValidPairs(agent)
+        sendsOnValidPairs = configuration.sendsOnValidPairs && Self.libniceHasTernPatch
         let stream = nice_agent_add_stream(raw, 1)
         guard stream != 0 else { throw .agentCreationFailed(reason: "nice_agent_add_stream failed") }
         streamID = stream
