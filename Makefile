@@ -21,7 +21,7 @@ demo:
 ## Chromium peers, and the network lab's fault scenarios (Scripts/system-tests).
 test: bootstrap
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	Scripts/swift-tests
 	Scripts/check-imports
 	Scripts/docs
 	Scripts/check-example

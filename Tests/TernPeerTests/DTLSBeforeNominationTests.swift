@@ -24,13 +24,14 @@ struct DTLSBeforeNominationTests {
         func index(_ name: String) -> Int? { events.withLock { $0.firstIndex(of: name) } }
     }
 
-    /// Regular nomination (the default) with 1 s ticks: the controlling agent nominates on its
-    /// third tick, 2–3 s after its first check, while a check on loopback succeeds at once and
-    /// the handshake takes milliseconds (seconds of margin for a loaded machine).
+    /// Regular nomination (the default) with 2 s ticks: the controlling agent nominates on its
+    /// third tick, 4–6 s after its first check, while a check on loopback succeeds at once and
+    /// the handshakes take milliseconds (seconds of margin for a loaded machine: a full test run
+    /// on two cores can hold a debug build's DTLS handshake for a second or more).
     private func slowNomination(sendsOnValidPairs: Bool) -> PeerConfiguration {
         var configuration = PeerConfiguration()
         configuration.ice.allowedAddresses = ["127.0.0.1"]
-        configuration.ice.stunPacing = .seconds(1)
+        configuration.ice.stunPacing = .seconds(2)
         configuration.ice.sendsOnValidPairs = sendsOnValidPairs
         return configuration
     }

@@ -117,7 +117,8 @@ final class HostilePeerArena: Sendable {
         // Connected, or back to connected: a flood that keeps the victim's loop thread busy for
         // seconds (20,000 packets under AddressSanitizer) may show as `disconnected` for a while.
         let victim = self.victim
-        #expect(await eventually { victim.connectionState == .connected }, "victim \(victim.connectionState)",
+        #expect(await eventually { victim.connectionState == .connected },
+                "victim \(victim.connectionState)\nvictim's ICE:\n\(victim.iceTrace.map { "\($0)" } ?? "-")\nattacker's ICE:\n\(attacker.iceTrace.map { "\($0)" } ?? "-")",
                 sourceLocation: sourceLocation)
         #expect(await bystanderGoesOn(), "the bystander call goes on", sourceLocation: sourceLocation)
     }

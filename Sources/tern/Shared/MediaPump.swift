@@ -1,9 +1,18 @@
+import Foundation
+import Synchronization
 import TernMedia
 import TernPeer
 
 /// Feeds synthetic media into a call's senders in real time: a 20 ms tone frame every 20 ms and
-/// a test-pattern video frame every 33 ms, until cancelled.
-enum MediaPump {
+/// a test-pattern video frame every 33 ms, until stopped.
+///
+/// The frames are made and encoded on a thread of the pump's own, not in a task: drawing and
+/// encoding video is seconds of CPU a second across a group call's legs, and on Swift's
+/// cooperative pool (one thread per core) it would leave the call agents' signaling (`quit`,
+/// `members`, in-call messages) waiting behind it on a loaded machine. The senders are looked up
+/// again every 250 ms from the agent (a task: the agent is an actor), so a video sender that a
+/// mid-call renegotiation adds (either side's request) is fed too.
+final class MediaPump: Sendable {
     /// The test pattern's size in pixels (even, 16…1920 × 16…1080).
     struct VideoSize: Equatable {
         var width: Int
@@ -24,45 +33,69 @@ enum MediaPump {
         }
     }
 
-    /// Starts pumping `participant`'s tone and test pattern into its call's senders; cancel to stop.
-    /// The call's senders are looked up again every 250 ms, so a video sender that a mid-call
-    /// renegotiation adds (either side's request) is fed too.
-    static func start(for participant: CallParticipant, videoSize: VideoSize = .default, grain: Int = 0) async -> Task<Void, Never> {
+    /// What the pump's thread and the lookup task share.
+    private final class State: Sendable {
+        let senders = Mutex<(audio: RTPSender?, video: RTPSender?)>((nil, nil))
+        let stopped = Atomic(false)
+    }
+    private let state = State()
+    private let lookup: Task<Void, Never>
+
+    /// Starts pumping `participant`'s tone and test pattern into its call's senders.
+    convenience init(for participant: CallParticipant, videoSize: VideoSize = .default, grain: Int = 0) {
         let agent = participant.agent
         let callId = participant.snapshot.callId ?? ""
-        let tone = participant.toneHz
-        return Task { await run(senders: { await agent.senders(callId: callId) }, toneHz: tone, videoSize: videoSize, grain: grain) }
+        self.init(senders: { await agent.senders(callId: callId) }, toneHz: participant.toneHz,
+                  videoSize: videoSize, grain: grain)
     }
 
-    static func run(senders: @Sendable () async -> (audio: RTPSender?, video: RTPSender?), toneHz: Double,
-                    videoSize: VideoSize = .default, grain: Int = 0) async {
+    /// Starts pumping a `toneHz` tone and the test pattern into whatever `senders` returns.
+    init(senders lookUp: @escaping @Sendable () async -> (audio: RTPSender?, video: RTPSender?), toneHz: Double,
+         videoSize: VideoSize = .default, grain: Int = 0) {
+        let state = self.state
+        lookup = Task {
+            while !Task.isCancelled {
+                let found = await lookUp()
+                state.senders.withLock { $0 = found }
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        let thread = Thread { Self.run(state, toneHz: toneHz, videoSize: videoSize, grain: grain) }
+        thread.name = "tern.media-pump"
+        thread.start()
+    }
+
+    /// Stops the pump: its thread ends within one 5 ms step.
+    func stop() {
+        state.stopped.store(true, ordering: .relaxed)
+        lookup.cancel()
+    }
+
+    deinit { stop() }
+
+    private static func run(_ state: State, toneHz: Double, videoSize: VideoSize, grain: Int) {
         var tone = SineToneSource(frequency: toneHz)
         var pattern = TestPatternSource(width: videoSize.width, height: videoSize.height, grain: grain)
         let clock = ContinuousClock()
         let start = clock.now
         var audioFrames = 0
         var videoFrames = 0
-        var (audio, video) = await senders()
-        var lookedUp = start
-        while !Task.isCancelled {
-            if clock.now - lookedUp >= .milliseconds(250) {
-                (audio, video) = await senders()
-                lookedUp = clock.now
-            }
+        while !state.stopped.load(ordering: .relaxed) {
+            let (audio, video) = state.senders.withLock { $0 }
             let elapsed = clock.now - start
             // Audio at 50 frames/s, video at 30 frames/s, caught up to wall-clock time; a sender
             // that appears later starts at the current frame.
             if audio == nil { audioFrames = Int(elapsed / .milliseconds(20)) }
             if video == nil { videoFrames = Int(elapsed / .milliseconds(33)) }
-            while audio != nil, Duration.milliseconds(20) * audioFrames <= elapsed {
-                try? audio?.send(audio: tone.nextFrame())
+            while let audio, Duration.milliseconds(20) * audioFrames <= elapsed {
+                try? audio.send(audio: tone.nextFrame())
                 audioFrames += 1
             }
-            while video != nil, Duration.milliseconds(33) * videoFrames <= elapsed {
-                try? video?.send(video: pattern.nextFrame())
+            while let video, Duration.milliseconds(33) * videoFrames <= elapsed {
+                try? video.send(video: pattern.nextFrame())
                 videoFrames += 1
             }
-            try? await Task.sleep(for: .milliseconds(5))
+            Thread.sleep(forTimeInterval: 0.005)
         }
     }
 }

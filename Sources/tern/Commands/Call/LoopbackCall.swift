@@ -105,7 +105,7 @@ struct LoopbackCall {
 
     /// Media both ways for the duration, with in-call events and a video round trip in the middle.
     private mutating func runMedia(_ alice: CallParticipant, _ bob: CallParticipant) async {
-        let pumps = [await MediaPump.start(for: alice), await MediaPump.start(for: bob)]
+        let pumps = [MediaPump(for: alice), MediaPump(for: bob)]
         let statsTask = StatsLine.everySecond(receiver: bob, sender: alice, timeline: timeline, into: samples,
                                               length: options.duration)
         let dumpTask = options.statsInterval.map { StatsDump.every($0, participants: [alice, bob], timeline: timeline) }
@@ -120,6 +120,6 @@ struct LoopbackCall {
         try? await Task.sleep(until: mediaStart + options.duration)
         statsTask.finish()
         checkMedia(alice, bob)
-        pumps.forEach { $0.cancel() }
+        pumps.forEach { $0.stop() }
     }
 }

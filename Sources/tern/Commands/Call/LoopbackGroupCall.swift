@@ -66,16 +66,15 @@ struct LoopbackGroupCall {
         steps.pass("connect", String(format: "a full mesh of %d members (%d legs) up %.1f ms after the invite",
                                      size, size * (size - 1) / 2, setupMs))
 
-        var pumps: [Task<Void, Never>] = []
+        var pumps: [MediaPump] = []
         for member in members {
             for other in names where other != member.name {
                 let agent = member.agent
                 let callId = member.snapshot.callId ?? ""
-                pumps.append(Task { await MediaPump.run(senders: { await agent.senders(callId: callId, member: other) },
-                                                        toneHz: member.toneHz) })
+                pumps.append(MediaPump(senders: { await agent.senders(callId: callId, member: other) }, toneHz: member.toneHz))
             }
         }
-        defer { pumps.forEach { $0.cancel() } }
+        defer { pumps.forEach { $0.stop() } }
         try? await Task.sleep(for: duration / 2)
         await exchangeMessages(members)
         try? await Task.sleep(for: duration / 2)

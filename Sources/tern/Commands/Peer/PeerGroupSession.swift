@@ -83,7 +83,7 @@ struct PeerGroupSession {
         }
         steps.pass("connect", "legs connected to \(inCall(member).joined(separator: ", "))")
 
-        var pumps: [String: Task<Void, Never>] = [:]
+        var pumps: [String: MediaPump] = [:]
         let clock = ContinuousClock()
         let start = clock.now
         let callId = member.snapshot.callId ?? ""
@@ -94,13 +94,13 @@ struct PeerGroupSession {
             for other in inCall(member) where pumps[other] == nil {
                 let size = options.videoSize, grain = options.videoGrain
                 mediaSince[other] = clock.now
-                pumps[other] = Task { await MediaPump.run(senders: { await agent.senders(callId: callId, member: other) },
-                                                          toneHz: toneHz, videoSize: size, grain: grain) }
+                pumps[other] = MediaPump(senders: { await agent.senders(callId: callId, member: other) },
+                                         toneHz: toneHz, videoSize: size, grain: grain)
             }
             try? await Task.sleep(for: .milliseconds(250))
         }
         checkMedia(member, video: media.video, until: clock.now)
-        pumps.values.forEach { $0.cancel() }
+        pumps.values.forEach { $0.stop() }
         if member.snapshot.callStates.last != "ENDED" {
             do { if isCaller { try await agent.endForEveryone() } else { try await agent.quit() } } catch {
                 steps.fail("hang-up", "\(error)")

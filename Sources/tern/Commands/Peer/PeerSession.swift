@@ -349,8 +349,8 @@ struct PeerSession {
 
     /// Media, stats lines and the echo run while the call is up; returns the figures read while up.
     private mutating func runCall(_ participant: CallParticipant, channels: PeerDataChannels, echoRun: EchoRun?) async -> CallSummary {
-        let pump = await MediaPump.start(for: participant, videoSize: options.videoSize, grain: options.videoGrain)
-        defer { pump.cancel() }
+        let pump = MediaPump(for: participant, videoSize: options.videoSize, grain: options.videoGrain)
+        defer { pump.stop() }
         let statsTask = StatsLine.everySecond(receiver: participant, sender: participant, timeline: timeline, into: samples,
                                               length: options.duration)
         defer { statsTask.finish() }
