@@ -165,3 +165,40 @@ struct OpusCodecTests {
         return pcm
     }
 }
+
+@Suite("OpusStreamDecoder: how much is concealed")
+struct OpusStreamDecoderConcealmentTests {
+    /// Encoded 20 ms frames of a tone, timestamps 960 apart from 0.
+    private func frames(_ count: Int) throws -> [EncodedAudioFrame] {
+        let encoder = try OpusAudioEncoder()
+        var tone = SineToneSource(frequency: 440)
+        return try (0..<count).map { _ in try encoder.encode(tone.nextFrame()) }
+    }
+
+    @Test("three packets lost: the sequence gap and the timestamp gap agree, three frames concealed")
+    func realLossIsConcealed() throws {
+        let stream = try frames(6), decoder = try OpusStreamDecoder()
+        #expect(try decoder.decode(stream[0], afterLosing: 0).concealed == 0)
+        #expect(try decoder.decode(stream[1], afterLosing: 0).concealed == 0)
+        let after = try decoder.decode(stream[5], afterLosing: 3)
+        #expect(after.concealed == 3 && after.chunks.count == 4)
+    }
+
+    @Test("sequence numbers jump while timestamps run on (a hostile walk): nothing concealed, one decode a packet")
+    func sequenceJumpWithContiguousTimestampsConcealsNothing() throws {
+        let stream = try frames(20), decoder = try OpusStreamDecoder()
+        _ = try decoder.decode(stream[0], afterLosing: 0)
+        for frame in stream.dropFirst() {
+            let decoded = try decoder.decode(frame, afterLosing: 2_998)
+            #expect(decoded.concealed == 0 && decoded.chunks.count == 1)
+        }
+    }
+
+    @Test("a timestamp gap larger than the cap conceals at most maxConcealedFrames; one going backwards conceals nothing")
+    func concealmentIsCapped() throws {
+        let stream = try frames(30), decoder = try OpusStreamDecoder()
+        _ = try decoder.decode(stream[0], afterLosing: 0)
+        #expect(try decoder.decode(stream[29], afterLosing: 28).concealed == OpusStreamDecoder.maxConcealedFrames)
+        #expect(try decoder.decode(stream[10], afterLosing: 5).concealed == 0)
+    }
+}
