@@ -123,7 +123,8 @@ def main():
 
     threading.Thread(target=read_pipe, daemon=True).start()
     query = (f"role={args.role}&runs={args.runs}&warmUp={args.warm_up}&throughputRuns={args.throughput_runs}"
-             f"&bytes={args.bytes}&loopbackOnly={1 if args.loopback_only else 0}")
+             f"&bytes={args.bytes}&loopbackOnly={1 if args.loopback_only else 0}"
+             f"&trace={1 if os.environ.get('DCBENCH_TRACE') else 0}")
     url = f"http://127.0.0.1:{server.server_address[1]}/dc_peer.html?{query}"
     profile = tempfile.mkdtemp(prefix="tern-bench-chromium.")
     flags = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",

@@ -12,6 +12,8 @@
 // Query: role=parent|child  throughputRuns=N, then runs=N set-up-only runs; the set-ups of all but
 //        the first warmUp=N runs are the set-up figure
 //        bytes=B  loopbackOnly=1 (gather on lo: media permission, only 127.0.0.1 candidates)
+//        trace=1  (DCBENCH_TRACE set for dc_bridge.py) each set-up phase on the bridge's stderr,
+//                 ms on the page's clock, as DCThroughput's DCBENCH_TRACE lines are on Tern's
 'use strict';
 const q = new URLSearchParams(location.search);
 const role = q.get('role') || 'child';
@@ -19,6 +21,8 @@ const runs = +(q.get('runs') || 10), warmUp = +(q.get('warmUp') || 1), throughpu
 const BYTES = +(q.get('bytes') || 64 * 1024 * 1024), MESSAGE = 64 * 1024, HIGH = 4 << 20, LOW = 1 << 20;
 const loopbackOnly = q.get('loopbackOnly') === '1';
 const now = () => performance.timeOrigin + performance.now();
+const tracing = q.get('trace') === '1';
+const mark = what => { if (tracing) post('/log', { line: `${now().toFixed(1)} ms ${role} ${what}` }); };
 
 const errors = [];
 function fail(message) { errors.push(String(message)); post('/log', { line: 'ERROR ' + message }); }
@@ -43,6 +47,15 @@ function setHandler(handle) {
 
 function newConnection(onSignalled) {
   const pc = new RTCPeerConnection();
+  if (tracing) {
+    pc.oniceconnectionstatechange = () => mark(`ice ${pc.iceConnectionState}`);
+    pc.onconnectionstatechange = () => mark(`connection ${pc.connectionState}`);
+    pc.onsignalingstatechange = () => {
+      mark(`signaling ${pc.signalingState}`);
+      const dtls = pc.sctp && pc.sctp.transport;
+      if (dtls && !dtls.onstatechange) dtls.onstatechange = () => mark(`dtls ${dtls.state}`);
+    };
+  }
   let described = false;
   const held = [];
   // Candidates leave after the description that they belong to (JSEP order), as DCThroughput does.
@@ -77,7 +90,7 @@ function child() {
       pc.ondatachannel = e => {
         const channel = e.channel;
         channel.binaryType = 'arraybuffer';
-        const opened = () => signal({ type: 'open', time: now() });
+        const opened = () => { mark('channel open'); signal({ type: 'open', time: now() }); };
         if (channel.readyState === 'open') opened(); else channel.onopen = opened;
         channel.onmessage = m => {
           received += m.data.byteLength ?? m.data.length;
@@ -92,7 +105,9 @@ function child() {
     };
     fresh();
     setHandler(async message => {
+      if (message.type !== 'offer' && message.type !== 'bye') mark(`got ${message.type}`);
       if (message.type === 'offer') {
+        mark('got offer');
         expected = message.bytes || 0;
         await pc.setRemoteDescription({ type: 'offer', sdp: message.sdp });
         await pc.setLocalDescription(await pc.createAnswer());
@@ -118,12 +133,13 @@ async function parentRun(bytes) {
   const channel = pc.createDataChannel('bench', { ordered: true });
   channel.binaryType = 'arraybuffer';
   channel.bufferedAmountLowThreshold = LOW;
-  const opened = new Promise(resolve => { channel.onopen = () => resolve(now()); });
+  const opened = new Promise(resolve => { channel.onopen = () => { mark('channel open'); resolve(now()); }; });
   let childReady, childOpened, childDone;
   const ready = new Promise(resolve => { childReady = resolve; });
   const childOpen = new Promise(resolve => { childOpened = resolve; });
   const done = new Promise(resolve => { childDone = resolve; });
   setHandler(async message => {
+    if (message.type !== 'ready') mark(`got ${message.type}`);
     if (message.type === 'ready') childReady();
     else if (message.type === 'answer') await pc.setRemoteDescription({ type: 'answer', sdp: message.sdp });
     else if (message.type === 'open') childOpened(message.time);
@@ -132,6 +148,7 @@ async function parentRun(bytes) {
   });
   await ready;
   const start = now();
+  mark('createOffer');
   await pc.setLocalDescription(await pc.createOffer());
   signal({ type: 'offer', sdp: pc.localDescription.sdp, bytes });
   hooks.release();
