@@ -105,9 +105,8 @@ function child() {
     };
     fresh();
     setHandler(async message => {
-      if (message.type !== 'offer' && message.type !== 'bye') mark(`got ${message.type}`);
+      if (message.type !== 'bye') mark(`got ${message.type}`);
       if (message.type === 'offer') {
-        mark('got offer');
         expected = message.bytes || 0;
         await pc.setRemoteDescription({ type: 'offer', sdp: message.sdp });
         await pc.setLocalDescription(await pc.createAnswer());
