@@ -32,6 +32,12 @@ the drop on the open link.
 Loss: the media rate the sender settles on (audio + video sent, last 20 s). Bulk: shares of the
 link received while the transfer runs (its first and last 3 s left out). Needs root (the lab);
 TERN (default .build-bench/release/tern). Figures are printed, never asserted.
+
+`--peers chromium` runs the steady, steps and loss scenarios between two headless Chromium
+instances (the peer's figures for the same rows); the bulk scenario needs a transfer the page
+does not run beside its call. A step is timed on the caller's clock in both: Tern's by the lab
+scenario from the caller's start, Chromium's from the caller page's first stats line (its `t`
+and the time page_server.py received it).
 """
 import argparse
 import json
@@ -39,6 +45,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -163,14 +170,47 @@ def page_posted(path, what):
         return False
 
 
-def one_browser_run(duration, tern, rate, caller):
+def first_stats_origin(path):
+    """The wall-clock time (s) of the page's `t` = 0, from its first stats line, or None yet."""
+    if not os.path.exists(path):
+        return None
+    for event in json_lines(path):
+        if event.get("category") == "w3cstats" and "receivedAt" in event:
+            return float(event["receivedAt"]) - float(event.get("t", 0)) / 1000
+    return None
+
+
+def follow_schedule(schedule, origin_of, lab, stop, applied):
+    """Changes the lab's rate at each `AT:MBIT` of `schedule`, AT seconds on the caller page's
+    clock (`origin_of()` gives its wall-clock origin once the page has posted stats); appends
+    each change made to `applied`, (page ms, Mbit/s)."""
+    origin = None
+    while origin is None:
+        origin = origin_of()
+        if stop.wait(0.05):
+            return
+    for step in schedule.split():
+        at, mbit = step.split(":")
+        if stop.wait(max(0.0, origin + float(at) - time.time())):
+            return
+        # As lossy-call's schedule: the change starts at AT (`netlab rate` takes ~0.2 s for its
+        # three devices), and is recorded when it starts.
+        started = time.time()
+        lab("rate", mbit)
+        applied.append(((started - origin) * 1000, float(mbit)))
+
+
+def one_browser_run(duration, tern, rate, caller, loss=0, schedule=None):
     """One call across the lab with a headless Chromium answering in the right namespace and, as
     caller in the left one, a second Chromium (`caller="chromium"`) or `tern peer`
     (`caller="tern"`), both sending their fake or test-pattern camera at 640x480; returns the
-    stats lines of both sides as one_run does (the page's t is already ms since the invite)."""
+    stats lines of both sides as one_run does (the page's t is already ms since the invite).
+    `rate` None: no limit; `schedule` (Chromium caller only): rate changes as one_run's."""
     chromium = chromium_binary()
     keep = tempfile.mkdtemp(prefix="tern-cc-browser-")
     procs = []
+    stop = threading.Event()
+    applied = []
 
     def lab(*args):
         subprocess.run([NETLAB, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -182,9 +222,9 @@ def one_browser_run(duration, tern, rate, caller):
 
     try:
         lab("up", "--ttl", str(duration + 240))
-        lab("loss", "0")
+        lab("loss", str(loss))
         lab("delay", "25", "--jitter", "0")
-        lab("rate", str(rate))
+        lab("rate", str(rate or 0))
         addresses = dict(line.split("=", 1) for line in subprocess.run([NETLAB, "env"], capture_output=True, text=True,
                                                                          check=True).stdout.split() if "=" in line)
         left_gw, right_gw = addresses["NETLAB_ROUTER_LEFT"].strip("'\""), addresses["NETLAB_ROUTER_RIGHT"].strip("'\"")
@@ -204,12 +244,17 @@ def one_browser_run(duration, tern, rate, caller):
                         f"--unsafely-treat-insecure-origin-as-secure=http://{right_gw}:8788",
                         f"http://{right_gw}:8788/peer.html?{query}"], "bob.chromium.log")
         if not wait_for(lambda: page_posted(os.path.join(keep, "bob.jsonl"), "registered"), 60):
+            print(f"cc_call: the answering page did not register within 60 s (logs in {keep}): run left out", file=sys.stderr)
             return []
         if caller == "chromium":
             query = f"sig=ws://{left_gw}:{SIGNAL_PORT}/v1&user=alice&call=bob&audio=1&video=1&statsMs=1000&mediaMs={duration * 1000}"
             spawn("left", [chromium, *CHROMIUM_FLAGS, camera, f"--user-data-dir={tempfile.mkdtemp(prefix='tern-cc-chromium-')}",
                            f"--unsafely-treat-insecure-origin-as-secure=http://{left_gw}:8789",
                            f"http://{left_gw}:8789/peer.html?{query}"], "alice.chromium.log")
+            if schedule:
+                threading.Thread(target=follow_schedule, daemon=True,
+                                 args=(schedule, lambda: first_stats_origin(os.path.join(keep, "alice.jsonl")), lab, stop,
+                                       applied)).start()
             wait_for(lambda: page_posted(os.path.join(keep, "alice.jsonl"), '"/result"'), duration + 80)
         else:
             spawn("left", [tern, "peer", "--signal", f"ws://{left_gw}:{SIGNAL_PORT}/v1", "--user", "alice", "--call", "bob",
@@ -220,6 +265,7 @@ def one_browser_run(duration, tern, rate, caller):
     except (subprocess.SubprocessError, OSError, KeyError) as error:
         print(f"cc_call: browser run failed: {error}", file=sys.stderr)
     finally:
+        stop.set()
         try:
             os.remove(os.path.join(keep, "pattern.y4m"))
         except OSError:
@@ -230,6 +276,13 @@ def one_browser_run(duration, tern, rate, caller):
             except OSError:
                 pass
         subprocess.run([NETLAB, "down"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if schedule:
+        late = [f"{mbit} Mbit/s at {at / 1000:.2f} s" for at, mbit in applied]
+        if len(applied) != len(schedule.split()) or any(abs(at - float(step.split(":")[0]) * 1000) > 100
+                                                         for (at, _), step in zip(applied, schedule.split())):
+            print(f"cc_call: the rate schedule {schedule!r} was not kept ({', '.join(late) or 'no change'}): run left out",
+                  file=sys.stderr)
+            return []
     return call_sides(keep)
 
 
@@ -306,6 +359,61 @@ def emit(name, unit, samples, peer=None):
     print(json.dumps(line))
 
 
+def emit_steady(sides, rate_mbit, peer=None, suffix=""):
+    measured = [figures_of(side, rate_mbit * 1e6) for side in sides]
+    if suffix:
+        emit("cc_1mbit_rtt50_utilization" + suffix, "ratio", [m["utilization"] for m in measured])
+        emit("cc_1mbit_rtt50_queue_delay_p95_ms" + suffix, "ms", [m["queue_p95"] for m in measured])
+    elif rate_mbit >= 1:
+        emit("cc_1mbit_rtt50_utilization", "ratio", [m["utilization"] for m in measured], peer)
+        emit("cc_1mbit_rtt50_queue_delay_p95_ms", "ms", [m["queue_p95"] for m in measured], peer)
+        emit("cc_freeze_s_per_min_1mbit", "s/min", [m["freeze_per_min"] for m in measured], peer)
+    else:
+        emit("cc_300k_startup_freeze_s", "s", [m["startup_freeze"] for m in measured], peer)
+        emit("cc_300k_queue_delay_p95_ms", "ms", [m["queue_p95"] for m in measured], peer)
+
+
+def emit_steps(sides, peer=None):
+    measured = [step_figures(side, 2.5e6, 20_000, 40_000) for side in sides]
+    emit("cc_step_down_recovery_s", "s", [m["recovery"] for m in measured], peer)
+    emit("cc_step_up_ramp_s", "s", [m["ramp"] for m in measured], peer)
+    emit("cc_unconstrained_media_kbps", "kbit/s", [m["open_rate"] / 1000 if m["open_rate"] else None for m in measured], peer)
+
+
+def emit_loss(sides, peer=None):
+    settled = []
+    for side in sides:
+        end = side[-1][0]
+        tail = [r for r in side if r[0] >= end - 20_000]
+        span = (tail[-1][0] - tail[0][0]) / 1000
+        if span > 0:
+            settled.append((media_sent(tail[-1][1]) - media_sent(tail[0][1])) * 8 / span / 1000)
+    emit("cc_loss5_rate_kbps", "kbit/s", settled, peer)
+
+
+def emit_bulk(sides):
+    video, data, delays = [], [], []
+    for side in sides:
+        flowing = [t for t, v in rates(side, data_received) if v > 0]
+        if len(flowing) < 8:
+            continue
+        window = [r for r in side if flowing[0] + 3_000 <= r[0] <= flowing[-1] - 3_000]
+        if len(window) < 3:
+            continue
+        span = (window[-1][0] - window[0][0]) / 1000
+        video_bytes = received_bytes(window[-1][1], "video") - received_bytes(window[0][1], "video")
+        video.append(video_bytes * 8 / span / 2e6)
+        data.append((data_received(window[-1][1]) - data_received(window[0][1])) * 8 / span / 2e6)
+        delays.append(percentile([d for d in (queue_delay(r) for _, r in window) if d is not None], 0.95))
+    emit("cc_video_share_with_bulk_data", "ratio", video)
+    emit("cc_data_share_with_video", "ratio", data)
+    emit("cc_bulk_queue_delay_p95_ms", "ms", delays)
+
+
+# (duration s, rate Mbit/s or None, loss %, rate schedule) of each scenario but bulk.
+SCENARIOS = {"steps": (60, 2.5, 0, "20:0.5 40:2.5"), "loss": (40, None, 5, None)}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--scenario", choices=["steady", "steps", "loss", "bulk"], default="steady")
@@ -315,29 +423,33 @@ def main():
     parser.add_argument("--video-bitrate", type=int,
                         help="steady, Tern only: VP8's ceiling (tern peer --video-bitrate); rows get a _video_ceiling_N suffix")
     parser.add_argument("--peers", choices=["tern", "chromium", "tern-chromium"], default="tern",
-                        help="steady only: two Chromium instances (the peer's figures), or Tern calling Chromium")
+                        help="two Chromium instances (the peer's figures; steady, steps, loss), or Tern calling Chromium (steady)")
     args = parser.parse_args()
     if os.geteuid() != 0:
         print("cc_call: needs root (network namespaces)", file=sys.stderr)
         return 77
     tern = os.environ.get("TERN", os.path.join(REPO, ".build-bench/release/tern"))
     if args.peers != "tern":
+        if args.scenario == "bulk" or (args.peers == "tern-chromium" and args.scenario != "steady"):
+            print(f"cc_call: --peers {args.peers} runs {'steady, steps and loss' if args.peers == 'chromium' else 'steady'} only",
+                  file=sys.stderr)
+            return 64
         chromium = chromium_binary()
         if not chromium:
             print("cc_call: chromium is not installed", file=sys.stderr)
             return 77
         caller = "chromium" if args.peers == "chromium" else "tern"
-        runs = [one_browser_run(args.duration, tern, args.rate, caller) for _ in range(args.runs)]
+        duration, rate, loss, schedule = SCENARIOS.get(args.scenario, (args.duration, args.rate, 0, None))
+        runs = [one_browser_run(duration, tern, rate, caller, loss=loss, schedule=schedule) for _ in range(args.runs)]
         if args.peers == "chromium":
-            measured = [figures_of(side, args.rate * 1e6) for run in runs for _, side in run]
+            sides = [side for run in runs for _, side in run]
             peer = chromium_version(chromium) + " ↔ itself"
-            if args.rate >= 1:
-                emit("cc_1mbit_rtt50_utilization", "ratio", [m["utilization"] for m in measured], peer)
-                emit("cc_1mbit_rtt50_queue_delay_p95_ms", "ms", [m["queue_p95"] for m in measured], peer)
-                emit("cc_freeze_s_per_min_1mbit", "s/min", [m["freeze_per_min"] for m in measured], peer)
+            if args.scenario == "steady":
+                emit_steady(sides, args.rate, peer)
+            elif args.scenario == "steps":
+                emit_steps(sides, peer)
             else:
-                emit("cc_300k_startup_freeze_s", "s", [m["startup_freeze"] for m in measured], peer)
-                emit("cc_300k_queue_delay_p95_ms", "ms", [m["queue_p95"] for m in measured], peer)
+                emit_loss(sides, peer)
         else:
             # bob is the Chromium page: what it received is what Tern sent it.
             measured = [figures_of(side, args.rate * 1e6) for run in runs for who, side in run if who == "bob"]
@@ -349,59 +461,22 @@ def main():
         if args.scenario == "steady":
             ceiling = f"--video-bitrate {args.video_bitrate}" if args.video_bitrate else ""
             sides += one_run(args.duration, tern, rate=args.rate, peer_args=ceiling)
-        elif args.scenario == "steps":
-            sides += one_run(60, tern, rate=2.5, schedule="20:0.5 40:2.5")
-        elif args.scenario == "loss":
-            sides += one_run(40, tern, loss=5)
-        else:
+        elif args.scenario == "bulk":
             sides += one_run(10, tern, rate=2, echo_count=400, caller_args="--echo-size 8192")
+        else:
+            duration, rate, loss, schedule = SCENARIOS[args.scenario]
+            sides += one_run(duration, tern, rate=rate, loss=loss, schedule=schedule)
     if not sides:
         print("cc_call: no stats lines from the call", file=sys.stderr)
         return 1
     if args.scenario == "steady":
-        measured = [figures_of(side, args.rate * 1e6) for side in sides]
-        if args.video_bitrate:
-            suffix = f"_video_ceiling_{args.video_bitrate}"
-            emit("cc_1mbit_rtt50_utilization" + suffix, "ratio", [m["utilization"] for m in measured])
-            emit("cc_1mbit_rtt50_queue_delay_p95_ms" + suffix, "ms", [m["queue_p95"] for m in measured])
-        elif args.rate >= 1:
-            emit("cc_1mbit_rtt50_utilization", "ratio", [m["utilization"] for m in measured])
-            emit("cc_1mbit_rtt50_queue_delay_p95_ms", "ms", [m["queue_p95"] for m in measured])
-            emit("cc_freeze_s_per_min_1mbit", "s/min", [m["freeze_per_min"] for m in measured])
-        else:
-            emit("cc_300k_startup_freeze_s", "s", [m["startup_freeze"] for m in measured])
-            emit("cc_300k_queue_delay_p95_ms", "ms", [m["queue_p95"] for m in measured])
+        emit_steady(sides, args.rate, suffix=f"_video_ceiling_{args.video_bitrate}" if args.video_bitrate else "")
     elif args.scenario == "steps":
-        measured = [step_figures(side, 2.5e6, 20_000, 40_000) for side in sides]
-        emit("cc_step_down_recovery_s", "s", [m["recovery"] for m in measured])
-        emit("cc_step_up_ramp_s", "s", [m["ramp"] for m in measured])
-        emit("cc_unconstrained_media_kbps", "kbit/s", [m["open_rate"] / 1000 if m["open_rate"] else None for m in measured])
+        emit_steps(sides)
     elif args.scenario == "loss":
-        settled = []
-        for side in sides:
-            end = side[-1][0]
-            tail = [r for r in side if r[0] >= end - 20_000]
-            span = (tail[-1][0] - tail[0][0]) / 1000
-            if span > 0:
-                settled.append((media_sent(tail[-1][1]) - media_sent(tail[0][1])) * 8 / span / 1000)
-        emit("cc_loss5_rate_kbps", "kbit/s", settled)
+        emit_loss(sides)
     else:
-        video, data, delays = [], [], []
-        for side in sides:
-            flowing = [t for t, v in rates(side, data_received) if v > 0]
-            if len(flowing) < 8:
-                continue
-            window = [r for r in side if flowing[0] + 3_000 <= r[0] <= flowing[-1] - 3_000]
-            if len(window) < 3:
-                continue
-            span = (window[-1][0] - window[0][0]) / 1000
-            video_bytes = received_bytes(window[-1][1], "video") - received_bytes(window[0][1], "video")
-            video.append(video_bytes * 8 / span / 2e6)
-            data.append((data_received(window[-1][1]) - data_received(window[0][1])) * 8 / span / 2e6)
-            delays.append(percentile([d for d in (queue_delay(r) for _, r in window) if d is not None], 0.95))
-        emit("cc_video_share_with_bulk_data", "ratio", video)
-        emit("cc_data_share_with_video", "ratio", data)
-        emit("cc_bulk_queue_delay_p95_ms", "ms", delays)
+        emit_bulk(sides)
     return 0
 
 

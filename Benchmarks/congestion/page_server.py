@@ -2,6 +2,8 @@
 """Serves Interop/chromium's peer page to one headless Chromium in the network lab and keeps
 what the page posts: /stats lines (W3C stats every second, `statsMs`) and its /event and /result
 objects, one JSON line each, in OUT (cc_call.py reads it as it reads a `tern peer --json` log).
+Each line gets `receivedAt`, the server's wall clock (s): with the page's `t` it places the
+page's clock on the machine's, which a scheduled change of the link is timed by.
 
     page_server.py PORT ROOT OUT
 """
@@ -9,6 +11,7 @@ import http.server
 import json
 import os
 import sys
+import time
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -27,6 +30,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if isinstance(value, dict):
             if self.path != "/stats":
                 value = {"category": "page", "path": self.path, "value": value}
+            value["receivedAt"] = time.time()
             with open(Handler.out_path, "a") as out:
                 out.write(json.dumps(value) + "\n")
         self.send_response(204)
