@@ -90,7 +90,13 @@ struct PeerGroupSession {
         let duration = options.duration ?? (isCaller ? .seconds(6) : nil)
         let toneHz = self.toneHz
         while !StopRequest.requested, member.snapshot.callStates.last != "ENDED" {
-            if let duration, clock.now >= start + duration { break }
+            // At the end of the call's time, a member whose tone or pictures have not been read
+            // yet (its own sending starts when its side of the leg settles, which on a loaded
+            // machine can be seconds after ours) gets up to `mediaGrace` more, sending on.
+            if let duration, clock.now >= start + duration,
+               clock.now >= start + duration + Self.mediaGrace || missingMedia(member, video: media.video, at: clock.now).isEmpty {
+                break
+            }
             for other in inCall(member) where pumps[other] == nil {
                 let size = options.videoSize, grain = options.videoGrain
                 mediaSince[other] = clock.now
@@ -208,6 +214,19 @@ struct PeerGroupSession {
               !inCall(member).isEmpty
         else { return false }
         return await member.connected(to: inCall(member))
+    }
+
+    /// How long past the call's time the media check waits for members still unheard.
+    static let mediaGrace: Duration = .seconds(5)
+
+    /// The members media went to for at least 3 s that have sent no tone, or (with video) fewer
+    /// than 10 frames, so far.
+    private func missingMedia(_ member: GroupMember, video: Bool, at now: ContinuousClock.Instant) -> [String] {
+        let heard = member.heard
+        let frames = member.framesFrom.withLock { $0 }
+        return mediaSince.filter { now - $0.value >= .seconds(3) }.keys.filter { user in
+            heard[user] == nil || (video && (frames[user] ?? 0) < 10)
+        }
     }
 
     /// Each member media went to for at least 3 s must have sent a tone and (with video) at least
