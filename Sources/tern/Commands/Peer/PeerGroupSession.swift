@@ -94,7 +94,7 @@ struct PeerGroupSession {
             // yet (its own sending starts when its side of the leg settles, which on a loaded
             // machine can be seconds after ours) gets up to `mediaGrace` more, sending on.
             if let duration, clock.now >= start + duration,
-               clock.now >= start + duration + Self.mediaGrace || missingMedia(member, video: media.video, at: clock.now).isEmpty {
+               clock.now >= start + duration + Self.mediaGrace || mediaComplete(member, video: media.video, at: clock.now) {
                 break
             }
             for other in inCall(member) where pumps[other] == nil {
@@ -218,34 +218,44 @@ struct PeerGroupSession {
 
     /// How long past the call's time the media check waits for members still unheard.
     static let mediaGrace: Duration = .seconds(5)
+    static let minimumFrames = 10
 
-    /// The members media went to for at least 3 s that have sent no tone, or (with video) fewer
-    /// than 10 frames, so far.
-    private func missingMedia(_ member: GroupMember, video: Bool, at now: ContinuousClock.Instant) -> [String] {
+    /// What the media check reads at `now`: the members media went to for at least 3 s, and
+    /// which of them sent no tone (`deaf`) or fewer than `minimumFrames` frames (`blind`) so far.
+    private struct MediaReadings {
+        var checked: [String], deaf: [String], blind: [String]
+        var heard: [String: Double], frames: [String: Int]
+    }
+
+    private func mediaReadings(_ member: GroupMember, at now: ContinuousClock.Instant) -> MediaReadings {
         let heard = member.heard
         let frames = member.framesFrom.withLock { $0 }
-        return mediaSince.filter { now - $0.value >= .seconds(3) }.keys.filter { user in
-            heard[user] == nil || (video && (frames[user] ?? 0) < 10)
-        }
+        let checked = mediaSince.filter { now - $0.value >= .seconds(3) }.keys.sorted()
+        return MediaReadings(checked: checked, deaf: checked.filter { heard[$0] == nil },
+                             blind: checked.filter { (frames[$0] ?? 0) < Self.minimumFrames }, heard: heard, frames: frames)
+    }
+
+    /// Whether every member checked at `now` has been heard and (with video) seen.
+    private func mediaComplete(_ member: GroupMember, video: Bool, at now: ContinuousClock.Instant) -> Bool {
+        let readings = mediaReadings(member, at: now)
+        return readings.deaf.isEmpty && (!video || readings.blind.isEmpty)
     }
 
     /// Each member media went to for at least 3 s must have sent a tone and (with video) at least
-    /// 10 frames back; a member that left sooner is listed as not checked.
+    /// `minimumFrames` frames back; a member that left sooner is listed as not checked.
     private mutating func checkMedia(_ member: GroupMember, video: Bool, until end: ContinuousClock.Instant) {
-        let heard = member.heard
-        let frames = member.framesFrom.withLock { $0 }
-        let checked = mediaSince.filter { end - $0.value >= .seconds(3) }.keys.sorted()
+        let readings = mediaReadings(member, at: end)
+        let (checked, heard, frames) = (readings.checked, readings.heard, readings.frames)
         let unchecked = mediaSince.keys.filter { !checked.contains($0) }.sorted()
         let note = unchecked.isEmpty ? "" : " (not checked, in the call under 3 s: \(unchecked.joined(separator: ", ")))"
-        let deaf = checked.filter { heard[$0] == nil }
-        steps.check("audio", !checked.isEmpty && deaf.isEmpty,
+        steps.check("audio", !checked.isEmpty && readings.deaf.isEmpty,
                     passed: "a tone from every member: " + checked.map { "\($0) \(Int(heard[$0] ?? 0)) Hz" }.joined(separator: ", ") + note,
-                    failed: checked.isEmpty ? "no member stayed 3 s\(note)" : "no tone from \(deaf.joined(separator: ", "))")
+                    failed: checked.isEmpty ? "no member stayed 3 s\(note)" : "no tone from \(readings.deaf.joined(separator: ", "))")
         guard video else { return }
-        let blind = checked.filter { (frames[$0] ?? 0) < 10 }
-        steps.check("video", !checked.isEmpty && blind.isEmpty,
+        steps.check("video", !checked.isEmpty && readings.blind.isEmpty,
                     passed: "video decoded from every member: " + checked.map { "\($0) \(frames[$0] ?? 0)" }.joined(separator: ", ") + note,
-                    failed: checked.isEmpty ? "no member stayed 3 s\(note)" : "fewer than 10 frames from \(blind.joined(separator: ", "))")
+                    failed: checked.isEmpty ? "no member stayed 3 s\(note)"
+                        : "fewer than \(Self.minimumFrames) frames from \(readings.blind.joined(separator: ", "))")
     }
 
     private func summary(_ member: GroupMember?) -> (JSONValue, String) {
