@@ -36,7 +36,7 @@ struct SignalingPushEndToEndTests {
     static func start(_ receiver: PushWebhookReceiver) async throws -> (SignalingServer, SignalingPushWebhook, SignalingClient, String) {
         let webhook = try SignalingPushWebhook(url: try await receiver.start(), secret: pushSecret,
                                                initialBackoff: .milliseconds(100))
-        let server = SignalingServer(host: "127.0.0.1", port: 0, pushWebhook: webhook)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, limits: .unhurried, pushWebhook: webhook)
         let url = "ws://127.0.0.1:\(try await server.start())/v1"
         let alice = try await SignalingClient.connect(url: url)
         try await alice.register(user: "alice", token: "dev")
@@ -109,7 +109,7 @@ struct SignalingPushEndToEndTests {
     func webhookUnreachable() async throws {
         let webhook = try SignalingPushWebhook(url: "http://127.0.0.1:9/push", secret: Self.pushSecret,
                                                initialBackoff: .milliseconds(100))
-        let server = SignalingServer(host: "127.0.0.1", port: 0, pushWebhook: webhook)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, limits: .unhurried, pushWebhook: webhook)
         let url = "ws://127.0.0.1:\(try await server.start())/v1"
         let alice = try await SignalingClient.connect(url: url)
         try await alice.register(user: "alice", token: "dev")

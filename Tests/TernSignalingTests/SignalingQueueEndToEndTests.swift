@@ -12,7 +12,7 @@ struct SignalingQueueEndToEndTests {
     @Test("three customers (auto-accept on), one agent (agent token): positions update, a customer dequeues, the agent picks the rest in order")
     func threeCustomersOneAgent() async throws {
         let tokens = try await SignalingTokens(secret: testSecret)
-        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: tokens)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: tokens, limits: .unhurried)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         func client(_ user: String, _ role: SignalingRole = .user) async throws -> SignalingClient {

@@ -9,7 +9,7 @@ struct SignalingServerEndToEndTests {
     @Test("register, invite, ringing, accept, description and candidate relay, hangup (tokens checked)")
     func call() async throws {
         let tokens = try await SignalingTokens(secret: testSecret)
-        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: tokens)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: tokens, limits: .unhurried)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let alice = try await SignalingClient.connect(url: url)
@@ -20,7 +20,7 @@ struct SignalingServerEndToEndTests {
         #expect(await next(bob) == .registered(user: "bob"))
 
         try await alice.send(.invite(Invite(callId: "c1", to: "bob", media: MediaOptions(audio: true, video: true),
-                                            attachedData: [.init(dataName: "subject", dataValue: "hello")])))
+                                            attachedData: [.init(dataName: "subject", dataValue: "hello")], timeoutMs: 600_000)))
         guard case .invite(let invite) = await next(bob) else { Issue.record("no invite"); return }
         #expect(invite.from == "alice" && invite.attachedData == [.init(dataName: "subject", dataValue: "hello")])
         try await bob.send(.ringing(callId: "c1"))
@@ -53,11 +53,7 @@ struct SignalingServerEndToEndTests {
     @Test("wrong token, expired token, bad JSON and a 300 KiB frame get errors over the socket; the connection keeps serving")
     func badInputOverSocket() async throws {
         let tokens = try await SignalingTokens(secret: testSecret)
-        // Not about the register deadline: under a full parallel run this unregistered connection's
-        // four refusals took longer than the default 10 s, and the deadline closed it.
-        var limits = SignalingLimits()
-        limits.registerTimeoutMs = 120_000
-        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: tokens, limits: limits)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, tokens: tokens, limits: .unhurried)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let transport = try await WebSocketSignalingTransport.connect(url: url)
@@ -85,7 +81,7 @@ struct SignalingServerEndToEndTests {
 
     @Test("one user on two devices: both ring, the first accept wins, the other hears answeredElsewhere")
     func multiDevice() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, limits: .unhurried)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let alice = try await SignalingClient.connect(url: url)
@@ -95,7 +91,7 @@ struct SignalingServerEndToEndTests {
             try await client.register(user: user, token: "")
             _ = await next(client)
         }
-        try await alice.send(.invite(Invite(callId: "c1", to: "bob")))
+        try await alice.send(.invite(Invite(callId: "c1", to: "bob", timeoutMs: 600_000)))
         guard case .invite = await next(phone), case .invite = await next(laptop) else {
             Issue.record("both devices should ring"); return
         }
@@ -108,7 +104,7 @@ struct SignalingServerEndToEndTests {
 
     @Test("the server's timer sends timeout to both sides of an unanswered call")
     func ringTimeout() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, limits: .unhurried)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let alice = try await SignalingClient.connect(url: url)
@@ -126,7 +122,7 @@ struct SignalingServerEndToEndTests {
 
     @Test("shutdown closes the clients' connections: their message streams finish and sends fail")
     func gracefulShutdown() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, limits: .unhurried)
         let port = try await server.start()
         let alice = try await SignalingClient.connect(url: "ws://127.0.0.1:\(port)/v1")
         try await alice.register(user: "alice", token: "")
@@ -141,7 +137,7 @@ struct SignalingServerEndToEndTests {
 
     @Test("a frame over the 1 MiB hard limit makes the server close that WebSocket; others keep working")
     func hardLimitCloses() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, limits: .unhurried)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let flooder = try await WebSocketSignalingTransport.connect(url: url)
@@ -157,7 +153,7 @@ struct SignalingServerEndToEndTests {
 
     @Test("a second server on a port in use fails to start instead of hanging")
     func portInUse() async throws {
-        let first = SignalingServer(host: "127.0.0.1", port: 0)
+        let first = SignalingServer(host: "127.0.0.1", port: 0, limits: .unhurried)
         let port = try await first.start()
         let second = SignalingServer(host: "127.0.0.1", port: port)
         await #expect(throws: (any Error).self) { try await second.start() }
@@ -182,7 +178,7 @@ struct SignalingLegacyClientTests {
 
     @Test("an old client calls a group-aware client and is called by one: the frames it gets are exactly the old ones")
     func oldClientStillWorks() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, limits: .unhurried)
         let url = "ws://127.0.0.1:\(try await server.start())/v1"
         var old = try await RawClient(url: url)
         let new = try await SignalingClient.connect(url: url)

@@ -30,7 +30,7 @@ struct SignalingServerOperationsTests {
 
     @Test("/health answers 200 with JSON; /metrics counts the call, the resume, refusals, and handling times")
     func healthAndMetrics() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, limits: .unhurried)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let options = SignalingClientOptions(autoAcceptAssignedCalls: false, maxConcurrentCalls: nil)

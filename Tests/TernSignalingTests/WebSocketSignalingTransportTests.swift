@@ -28,7 +28,7 @@ struct WebSocketSignalingTransportTests {
 
     @Test("a path the server does not upgrade fails with the server's HTTP status, not a hang")
     func upgradeRefused() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, limits: .unhurried)
         let port = try await server.start()
         let reason = await Self.reason(connecting: "ws://127.0.0.1:\(port)/not-v1")
         #expect(reason?.contains("instead of upgrading to WebSocket") == true, "got \(reason ?? "no failure")")
@@ -37,7 +37,7 @@ struct WebSocketSignalingTransportTests {
 
     @Test("a ~200 KiB session description is relayed intact between two clients over the real server")
     func largeDescriptionRelayed() async throws {
-        let server = SignalingServer(host: "127.0.0.1", port: 0)
+        let server = SignalingServer(host: "127.0.0.1", port: 0, limits: .unhurried)
         let port = try await server.start()
         let url = "ws://127.0.0.1:\(port)/v1"
         let alice = try await SignalingClient.connect(url: url)
