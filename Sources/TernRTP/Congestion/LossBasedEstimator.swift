@@ -2,9 +2,16 @@ public import TernCore
 
 /// Loss-based bound (draft-ietf-rmcat-gcc-02 §6): over the last second of feedback, more than
 /// 10 % of packets lost cuts the rate by half the loss ratio; under 2 % lets it grow 5 % per
-/// second (libwebrtc's send-side rule); in between it holds. The draft's interval is an RTCP
-/// report's (about a second); transport-wide reports come every 100 ms with a dozen packets at
-/// a few hundred kbit/s, and on a link with 5 % random loss one in seven of them shows two
+/// second (libwebrtc's send-side rule); in between the draft holds. Tern lets a bound that a cut
+/// put under the delay-based rate creep up 3 % a second there while the path does not queue:
+/// random loss in the band (a lossy radio link) is not an answer to the rate, and a hold would
+/// keep the rate wherever a chance window over 10 % early in the call cut it, for the whole
+/// call; loss that does answer the rate (a policer) climbs past 10 % as the bound creeps and
+/// cuts it again, so the bound stays within a few percent of the policed rate.
+///
+/// The draft's interval is an RTCP report's (about a second); transport-wide reports come every
+/// 100 ms with a dozen packets at a few hundred kbit/s, and on a link with 5 % random loss one in
+/// seven of them shows two
 /// losses — over 10 % — so a per-report ratio would cut the rate for loss that is not
 /// congestion. A cut starts the window afresh, and the next needs `minimumPackets` reported
 /// after it: each loss cuts once, as each of the draft's reports covers its own interval
@@ -32,6 +39,8 @@ public struct LossBasedEstimator: Sendable {
     public static let window: Duration = .seconds(1)
     /// The fewest packets reported since the last cut that may cut again.
     public static let minimumPackets = 20
+    /// Growth per second of a bound loss holds, in the 2–10 % band without a queue.
+    static let holdBandGrowth = 0.03
 
     public init(startRate: Double, minimumRate: Double, maximumRate: Double) {
         self.minimumRate = minimumRate
@@ -65,6 +74,8 @@ public struct LossBasedEstimator: Sendable {
             reports.removeAll()
         } else if lossRatio < 0.02 {
             rate = min(maximumRate, rate * (1 + 0.05 * elapsed))
+        } else if heldByLoss, !queueing {
+            rate = min(maximumRate, rate * (1 + Self.holdBandGrowth * elapsed))
         }
         return rate
     }
