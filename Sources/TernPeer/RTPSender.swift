@@ -22,7 +22,9 @@ public final class RTPSender: Sendable {
         var audioEncoder: OpusAudioEncoder?
         var videoEncoder: VP8Encoder?
         var videoEncoderSize: (width: Int, height: Int)?
-        var ladder = ResolutionLadder()
+        var ladder = DegradationLadder()
+        /// Video: source frames given to `send(video:)`, for the ladder's frame interval.
+        var sourceFrames = 0
         var rateAdjuster = EncoderRateAdjuster()
         var packetizer = VP8Packetizer(maxPayloadSize: 1100)
         var opusPayloader = OpusPayloader()
@@ -138,21 +140,35 @@ public final class RTPSender: Sendable {
         // this one is not encoded.
         if let driver = transport.withLock({ $0 }), driver.perform({ core, now in core.media.videoBacklogged(now: now) }) {
             let now = clock.now()
-            state.withLock { Self.recordLimitation(at: now, .bandwidth, in: &$0) }
+            state.withLock { state in
+                // Its time passes all the same (`VP8Encoder.skip`): the next frame's timestamp says when it was taken.
+                state.videoEncoder?.skip()
+                state.sourceFrames &+= 1
+                Self.recordLimitation(at: now, .bandwidth, in: &state)
+            }
             return
         }
         let encoded: EncodedVideoFrame?
         do throws(VP8Error) {
             encoded = try state.withLock { state throws(VP8Error) -> EncodedVideoFrame? in
-                // Follow the bandwidth estimate (never above the configured rate), with a picture
-                // small enough for that rate (`ResolutionLadder`), and the encoder set below it
-                // while it overshoots (`EncoderRateAdjuster`).
+                // Follow the bandwidth estimate (never above the configured rate), with a frame
+                // rate and picture small enough for that rate (`DegradationLadder`), and the
+                // encoder set below it while it overshoots (`EncoderRateAdjuster`).
                 let now = clock.now()
                 state.ceilingKbps = videoBitrateKbps
                     ?? VP8EncoderConfiguration.defaultMaximumBitrateKbps(width: frame.width, height: frame.height)
                 let ceiling = state.ceilingKbps
                 let target = min(state.allocation?.videoKbps ?? ceiling, ceiling)
-                let divisor = state.ladder.update(targetKbps: target, width: frame.width, height: frame.height, now: now)
+                let step = state.ladder.update(targetKbps: target, width: frame.width, height: frame.height, now: now)
+                defer { state.sourceFrames &+= 1 }
+                if state.sourceFrames % step.frameInterval != 0, let encoder = state.videoEncoder {
+                    // A frame the lower frame rate leaves out: its time still passes (RTP
+                    // timestamp and libvpx's clock), so the frames sent carry more bits each.
+                    encoder.skip()
+                    Self.recordLimitation(at: now, .bandwidth, in: &state)
+                    return nil
+                }
+                let divisor = step.divisor
                 let picture = frame.downscaled(by: divisor)
                 let encoder: VP8Encoder
                 if let existing = state.videoEncoder, let size = state.videoEncoderSize,
@@ -174,7 +190,7 @@ public final class RTPSender: Sendable {
                     try encoder.setBitrate(kbps: adjusted)
                     state.appliedBitrate = adjusted * 1000
                 }
-                let limited = target < ceiling || divisor > 1
+                let limited = target < ceiling || divisor > 1 || step.frameInterval > 1
                 Self.recordEncoded(at: now, limitedBy: limited ? .bandwidth : .none, in: &state)
                 let force = state.keyframeRequested
                 state.keyframeRequested = false

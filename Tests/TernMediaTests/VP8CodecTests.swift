@@ -122,6 +122,28 @@ struct VP8CodecTests {
         return try bits(of: 30, from: &source, through: encoder)
     }
 
+    @Test("every second picture skipped (15 frames/s from a 30 frames/s camera): timestamps step by two frames, and the frames sent carry the skipped ones' bits: the rate holds within 25 %")
+    func skippedFramesKeepTimeAndTheRate() throws {
+        let encoder = try VP8Encoder(configuration: VP8EncoderConfiguration(width: 640, height: 480, bitrateKbps: 400))
+        var source = TestPatternSource(width: 640, height: 480, grain: 4)
+        var timestamps: [UInt32] = []
+        var bits = 0
+        for index in 0..<120 {
+            let picture = source.nextFrame()
+            if index % 2 == 1 {
+                encoder.skip()
+                continue
+            }
+            guard let frame = try encoder.encode(picture) else { continue }
+            timestamps.append(frame.timestamp)
+            if index >= 60 { bits += frame.data.count * 8 }
+        }
+        let steps = zip(timestamps, timestamps.dropFirst()).map { $1 &- $0 }
+        #expect(!steps.isEmpty && steps.allSatisfy { $0 % 6_000 == 0 }, "timestamp steps \(Set(steps))")
+        // Pictures 60...119 are the last two seconds.
+        #expect(bits / 2 >= 300_000 && bits / 2 <= 500_000, "\(bits / 2) bit/s over the last two seconds at 15 frames/s, allowed 400 kbit/s")
+    }
+
     @Test("allowed 1,700 kbit/s (the default ceiling at 640x480), VP8 makes under 1,000 of the plain pattern and at least 1,400 of the grained one: only a picture with grain tests a congestion controller at that rate")
     func grainMakesThePatternUseTheBitrate() throws {
         let plain = try Self.bitsPerSecond(allowed: 1_700, grain: 0)

@@ -2,47 +2,85 @@ import Testing
 import TernCore
 @testable import TernPeer
 
-/// How the sent picture follows the encoder's bitrate.
-@Suite struct ResolutionLadderTests {
+/// How the sent frame rate and picture follow the encoder's bitrate ("balanced": rate first).
+@Suite struct DegradationLadderTests {
+    typealias Step = DegradationLadder.Step
     static func at(_ seconds: Int64) -> Instant { .zero + .seconds(seconds) }
 
-    @Test("640x480 at its configured rate stays whole; a second at 100 kbit/s halves it; a second at 30 kbit/s quarters it (never under 160 wide)")
-    func stepsDownWithTheRate() {
-        var ladder = ResolutionLadder()
-        #expect(ladder.update(targetKbps: 800, width: 640, height: 480, now: Self.at(0)) == 1)
-        #expect(ladder.update(targetKbps: 100, width: 640, height: 480, now: Self.at(1)) == 1, "short for 0 s")
-        #expect(ladder.update(targetKbps: 100, width: 640, height: 480, now: Self.at(2)) == 2, "154 kbit/s needed for 640x480")
-        #expect(ladder.update(targetKbps: 30, width: 640, height: 480, now: Self.at(3)) == 2)
-        #expect(ladder.update(targetKbps: 30, width: 640, height: 480, now: Self.at(4)) == 4, "38 kbit/s needed for 320x240")
-        #expect(ladder.update(targetKbps: 10, width: 640, height: 480, now: Self.at(6)) == 4, "160x120 is the floor")
-        var small = ResolutionLadder()
-        #expect(small.update(targetKbps: 10, width: 320, height: 240, now: Self.at(0)) == 2, "under half of the need: at once")
-        #expect(small.update(targetKbps: 10, width: 320, height: 240, now: Self.at(1)) == 2, "not under 160 wide")
+    @Test("the rungs: 640x480 keeps every second frame before it halves, 320x240 every third; never under 160 wide", arguments: [
+        (640, 480, [Step(divisor: 1, frameInterval: 1), Step(divisor: 1, frameInterval: 2), Step(divisor: 2, frameInterval: 2),
+                    Step(divisor: 2, frameInterval: 3), Step(divisor: 4, frameInterval: 3)]),
+        (320, 240, [Step(divisor: 1, frameInterval: 1), Step(divisor: 1, frameInterval: 2), Step(divisor: 1, frameInterval: 3),
+                    Step(divisor: 2, frameInterval: 3)]),
+        (1280, 720, [Step(divisor: 1, frameInterval: 1), Step(divisor: 1, frameInterval: 2), Step(divisor: 2, frameInterval: 2),
+                     Step(divisor: 4, frameInterval: 2), Step(divisor: 4, frameInterval: 3)]),
+    ])
+    func rungs(width: Int, height: Int, expected: [Step]) {
+        #expect(DegradationLadder.steps(width: width, height: height) == expected)
     }
 
-    @Test("a dip under the need shorter than a second (an estimate draining a queue) keeps the size; under half of the need it shrinks at once")
-    func aShortDipKeepsTheSize() {
-        var ladder = ResolutionLadder()
+    @Test("640x480 at its configured rate stays whole at 30 frames/s; short of a step's need for a second it takes the next: frame rate first, then size")
+    func stepsDownFrameRateFirst() {
+        var ladder = DegradationLadder()
+        #expect(ladder.update(targetKbps: 800, width: 640, height: 480, now: Self.at(0)) == Step(divisor: 1, frameInterval: 1))
+        #expect(ladder.update(targetKbps: 100, width: 640, height: 480, now: Self.at(1)) == Step(divisor: 1, frameInterval: 1),
+                "short for 0 s")
+        #expect(ladder.update(targetKbps: 100, width: 640, height: 480, now: Self.at(2)) == Step(divisor: 1, frameInterval: 2),
+                "154 kbit/s needed for 640x480 at 30 frames/s")
+        #expect(ladder.update(targetKbps: 100, width: 640, height: 480, now: Self.at(3)) == Step(divisor: 1, frameInterval: 2))
+        #expect(ladder.update(targetKbps: 100, width: 640, height: 480, now: Self.at(4)) == Step(divisor: 2, frameInterval: 2),
+                "102 kbit/s needed at 15 frames/s")
+        #expect(ladder.update(targetKbps: 12, width: 640, height: 480, now: Self.at(5)) == Step(divisor: 2, frameInterval: 3),
+                "12 < 26 / 2 for 320x240 at 15: at once")
+        #expect(ladder.update(targetKbps: 8, width: 640, height: 480, now: Self.at(6)) == Step(divisor: 4, frameInterval: 3),
+                "8 < 19 / 2 for 320x240 at 10: at once")
+        #expect(ladder.update(targetKbps: 1, width: 640, height: 480, now: Self.at(8)) == Step(divisor: 4, frameInterval: 3),
+                "160x120 at 10 frames/s is the floor")
+        var small = DegradationLadder()
+        #expect(small.update(targetKbps: 10, width: 320, height: 240, now: Self.at(0)) == Step(divisor: 1, frameInterval: 2),
+                "under half of the need: at once")
+    }
+
+    @Test("a dip under the need shorter than a second (an estimate draining a queue) keeps the step; under half of the need it steps at once")
+    func aShortDipKeepsTheStep() {
+        var ladder = DegradationLadder()
         let start = Self.at(0)
-        #expect(ladder.update(targetKbps: 800, width: 640, height: 480, now: start) == 1)
-        #expect(ladder.update(targetKbps: 120, width: 640, height: 480, now: start + .milliseconds(100)) == 1)
-        #expect(ladder.update(targetKbps: 140, width: 640, height: 480, now: start + .milliseconds(900)) == 1)
-        #expect(ladder.update(targetKbps: 300, width: 640, height: 480, now: start + .milliseconds(1_000)) == 1, "back above the need")
-        #expect(ladder.update(targetKbps: 120, width: 640, height: 480, now: start + .milliseconds(1_500)) == 1, "a new dip starts its own second")
-        #expect(ladder.update(targetKbps: 70, width: 640, height: 480, now: start + .milliseconds(1_600)) == 2, "70 < 154 / 2")
+        let whole = Step(divisor: 1, frameInterval: 1)
+        #expect(ladder.update(targetKbps: 800, width: 640, height: 480, now: start) == whole)
+        #expect(ladder.update(targetKbps: 120, width: 640, height: 480, now: start + .milliseconds(100)) == whole)
+        #expect(ladder.update(targetKbps: 140, width: 640, height: 480, now: start + .milliseconds(900)) == whole)
+        #expect(ladder.update(targetKbps: 300, width: 640, height: 480, now: start + .milliseconds(1_000)) == whole, "back above the need")
+        #expect(ladder.update(targetKbps: 120, width: 640, height: 480, now: start + .milliseconds(1_500)) == whole,
+                "a new dip starts its own second")
+        #expect(ladder.update(targetKbps: 70, width: 640, height: 480, now: start + .milliseconds(1_600))
+                == Step(divisor: 1, frameInterval: 2), "70 < 154 / 2")
     }
 
-    @Test("grows back only with 2.5x the larger size's need held for 5 s without a break, and not within 5 s of the last change")
+    @Test("steps back up only with 2.5x the step above's need held for 5 s without a break, and not within 5 s of the last change")
     func growsBackWithHysteresis() {
-        var ladder = ResolutionLadder()
+        var ladder = DegradationLadder()
         _ = ladder.update(targetKbps: 70, width: 640, height: 480, now: Self.at(0))
-        #expect(ladder.divisor == 2)
-        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(3)) == 2, "within 5 s of the change")
-        #expect(ladder.update(targetKbps: 300, width: 640, height: 480, now: Self.at(10)) == 2, "300 < 2.5 × 154")
-        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(11)) == 2, "room for 0 s (since 11 s)")
-        #expect(ladder.update(targetKbps: 300, width: 640, height: 480, now: Self.at(13)) == 2, "the room broke off")
-        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(14)) == 2)
-        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(18)) == 2, "4 s of room")
-        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(19)) == 1, "5 s of room without a break")
+        _ = ladder.update(targetKbps: 40, width: 640, height: 480, now: Self.at(0))
+        #expect(ladder.step == Step(divisor: 2, frameInterval: 2))
+        // The step above (640x480 at 15 frames/s) needs 102 kbit/s: 2.5 × that is 256.
+        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(3)) == Step(divisor: 2, frameInterval: 2),
+                "within 5 s of the change")
+        #expect(ladder.update(targetKbps: 250, width: 640, height: 480, now: Self.at(10)) == Step(divisor: 2, frameInterval: 2),
+                "250 < 2.5 × 102")
+        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(11)) == Step(divisor: 2, frameInterval: 2),
+                "room for 0 s (since 11 s)")
+        #expect(ladder.update(targetKbps: 250, width: 640, height: 480, now: Self.at(13)) == Step(divisor: 2, frameInterval: 2),
+                "the room broke off")
+        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(14)) == Step(divisor: 2, frameInterval: 2))
+        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(18)) == Step(divisor: 2, frameInterval: 2),
+                "4 s of room")
+        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(19)) == Step(divisor: 1, frameInterval: 2),
+                "5 s of room without a break: the size first")
+        #expect(ladder.update(targetKbps: 380, width: 640, height: 480, now: Self.at(24)) == Step(divisor: 1, frameInterval: 2),
+                "380 < 2.5 × 154: not yet 30 frames/s")
+        #expect(ladder.update(targetKbps: 400, width: 640, height: 480, now: Self.at(30)) == Step(divisor: 1, frameInterval: 2))
+        #expect(ladder.update(targetKbps: 390, width: 640, height: 480, now: Self.at(31)) == Step(divisor: 1, frameInterval: 2))
+        #expect(ladder.update(targetKbps: 390, width: 640, height: 480, now: Self.at(36)) == Step(divisor: 1, frameInterval: 1),
+                "390 ≥ 2.5 × 154 for 5 s")
     }
 }

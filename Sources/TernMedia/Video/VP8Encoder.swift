@@ -124,6 +124,16 @@ public final class VP8Encoder: Sendable {
         }
     }
 
+    /// Lets one frame's time pass without a picture (the sender lowered its frame rate): the
+    /// next frame's RTP timestamp and libvpx presentation time are one frame later, so libvpx's
+    /// rate control, which takes the frame rate from those times, gives each frame sent more bits.
+    public func skip() {
+        state.withLock { state in
+            state.framesEncoded += 1
+            state.nextTimestamp &+= state.configuration.timestampIncrement
+        }
+    }
+
     /// Encodes one picture. Returns nil when libvpx produced no frame for it (it skipped the
     /// picture to hold the bitrate, `dropsFramesToHoldBitrate`).
     /// `forceKeyframe` (or an earlier `requestKeyframe()`) makes it a keyframe.
