@@ -43,7 +43,6 @@ struct DegradationLadder {
     static let growthFactor = 2.5
 
     private(set) var step = Step(divisor: 1, frameInterval: 1)
-    var divisor: Int { step.divisor }
     private var lastChange: Instant?
     /// Since when the bitrate has had room for the step above without a break.
     private var roomSince: Instant?
@@ -72,11 +71,6 @@ struct DegradationLadder {
         case 2: return atFullRate * 2 / 3
         default: return atFullRate / 2
         }
-    }
-
-    /// kbit/s a picture of this size needs at 30 frames/s.
-    static func neededKbps(width: Int, height: Int) -> Double {
-        neededKbps(Step(divisor: 1, frameInterval: 1), width: width, height: height)
     }
 
     /// The step for a `width` × `height` source at `targetKbps`, at `now`.
