@@ -141,10 +141,8 @@ public final class RTPSender: Sendable {
         if let driver = transport.withLock({ $0 }), driver.perform({ core, now in core.media.videoBacklogged(now: now) }) {
             let now = clock.now()
             state.withLock { state in
-                // Its time passes all the same (`VP8Encoder.skip`): the next frame's timestamp says when it was taken.
-                state.videoEncoder?.skip()
                 state.sourceFrames &+= 1
-                Self.recordLimitation(at: now, .bandwidth, in: &state)
+                Self.skipFrame(at: now, in: &state)
             }
             return
         }
@@ -161,11 +159,9 @@ public final class RTPSender: Sendable {
                 let target = min(state.allocation?.videoKbps ?? ceiling, ceiling)
                 let step = state.ladder.update(targetKbps: target, width: frame.width, height: frame.height, now: now)
                 defer { state.sourceFrames &+= 1 }
-                if state.sourceFrames % step.frameInterval != 0, let encoder = state.videoEncoder {
-                    // A frame the lower frame rate leaves out: its time still passes (RTP
-                    // timestamp and libvpx's clock), so the frames sent carry more bits each.
-                    encoder.skip()
-                    Self.recordLimitation(at: now, .bandwidth, in: &state)
+                if state.sourceFrames % step.frameInterval != 0, state.videoEncoder != nil {
+                    // A frame the lower frame rate leaves out.
+                    Self.skipFrame(at: now, in: &state)
                     return nil
                 }
                 let divisor = step.divisor
@@ -319,6 +315,14 @@ public final class RTPSender: Sendable {
                     ($0.rawValue, durations[$0, default: 0])
                 }))
         }
+    }
+
+    /// A frame not encoded for want of bandwidth: its time passes all the same (RTP timestamp and
+    /// libvpx's clock, `VP8Encoder.skip`), so the next frame's timestamp says when it was taken
+    /// and the frames sent carry the skipped one's bits.
+    private static func skipFrame(at now: Instant, in state: inout State) {
+        state.videoEncoder?.skip()
+        recordLimitation(at: now, .bandwidth, in: &state)
     }
 
     private static func recordEncoded(at now: Instant, limitedBy reason: QualityLimitation, in state: inout State) {

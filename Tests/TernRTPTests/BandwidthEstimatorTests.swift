@@ -209,13 +209,22 @@ struct BandwidthEstimatorTests {
         #expect((seconds ?? 99) <= 20, "reached 80 % after \(seconds ?? -1) s")
     }
 
-    @Test("20 % random loss with no queueing: the loss-based bound brings the target down")
-    func lossBringsTheRateDown() {
+    /// An open 100 Mbit/s path (no queue to speak of) losing one packet in `oneIn` at random,
+    /// `seed` choosing which; a sender that wants `wants` (nil: sends at the target).
+    static func randomLoss(oneIn: UInt64, seed: UInt64, startRate: Double, maximumRate: Double,
+                           wants: Double?) -> CongestionScenario {
         var scenario = CongestionScenario(
             link: BottleneckLink(rate: 100_000_000, bufferBytes: 10_000_000, delay: .milliseconds(25)),
-            configuration: BandwidthEstimator.Configuration(startRate: 1_000_000, minimumRate: 30_000, maximumRate: 5_000_000))
-        var random = SeededRandom(seed: 7)
-        scenario.extraLoss = { _ in random.next() % 5 == 0 }
+            configuration: BandwidthEstimator.Configuration(startRate: startRate, minimumRate: 30_000, maximumRate: maximumRate))
+        scenario.mediaWants = wants
+        var random = SeededRandom(seed: seed)
+        scenario.extraLoss = { _ in random.next() % oneIn == 0 }
+        return scenario
+    }
+
+    @Test("20 % random loss with no queueing: the loss-based bound brings the target down")
+    func lossBringsTheRateDown() {
+        var scenario = Self.randomLoss(oneIn: 5, seed: 7, startRate: 1_000_000, maximumRate: 5_000_000, wants: nil)
         scenario.run(for: .seconds(10))
         #expect(scenario.estimator.targetRate < 500_000, "target \(Int(scenario.estimator.targetRate)) bit/s under 20 % loss")
         #expect(scenario.estimator.lossBased.rate < scenario.estimator.delayBased.rate, "the cut came from the loss bound, not from delay")
@@ -223,12 +232,7 @@ struct BandwidthEstimatorTests {
 
     @Test("5 % random loss on an open path is not congestion: a sender that wants 1 Mbit/s keeps the estimate above it")
     func randomLossAloneDoesNotCollapseTheRate() {
-        var scenario = CongestionScenario(
-            link: BottleneckLink(rate: 100_000_000, bufferBytes: 10_000_000, delay: .milliseconds(25)),
-            configuration: BandwidthEstimator.Configuration(startRate: 1_200_000, minimumRate: 30_000, maximumRate: 2_500_000))
-        scenario.mediaWants = 1_000_000
-        var random = SeededRandom(seed: 11)
-        scenario.extraLoss = { _ in random.next() % 20 == 0 }
+        var scenario = Self.randomLoss(oneIn: 20, seed: 11, startRate: 1_200_000, maximumRate: 2_500_000, wants: 1_000_000)
         scenario.run(for: .seconds(30))
         let lowest = scenario.trace.filter { $0.time >= 10 }.map(\.target).min() ?? 0
         #expect(lowest >= 1_000_000, "lowest target after 10 s: \(Int(lowest)) bit/s: \(scenario.samples(every: 2))")
@@ -240,12 +244,7 @@ struct BandwidthEstimatorTests {
     func randomLossHoldsNoSeedBelowItsRate() {
         var lows: [String] = []
         for seed in UInt64(5)...12 {
-            var scenario = CongestionScenario(
-                link: BottleneckLink(rate: 100_000_000, bufferBytes: 10_000_000, delay: .milliseconds(25)),
-                configuration: BandwidthEstimator.Configuration(startRate: 1_900_000, minimumRate: 30_000, maximumRate: 2_500_000))
-            scenario.mediaWants = 1_850_000
-            var random = SeededRandom(seed: seed)
-            scenario.extraLoss = { _ in random.next() % 20 == 0 }
+            var scenario = Self.randomLoss(oneIn: 20, seed: seed, startRate: 1_900_000, maximumRate: 2_500_000, wants: 1_850_000)
             scenario.run(for: .seconds(30))
             let delivered = scenario.delivered(from: 20, to: 30).media
             if delivered < 1_500_000 { lows.append("seed \(seed): \(Int(delivered / 1000)) kbit/s \(scenario.samples(every: 3))") }
