@@ -17,6 +17,8 @@ public struct RTXEncoder: Sendable {
     public let payloadType: UInt8
     /// The next RTX sequence number.
     public private(set) var nextSequenceNumber: UInt16
+    /// Bytes an RTX payload adds before the original payload: the OSN.
+    public static let osnSize = 2
 
     /// An encoder for the RTX stream `ssrc`/`payloadType`, starting at `initialSequenceNumber` (random, RFC 3550 §5.1).
     public init(ssrc: UInt32, payloadType: UInt8, initialSequenceNumber: UInt16) {
@@ -29,7 +31,7 @@ public struct RTXEncoder: Sendable {
     /// header extensions; payload = OSN + original payload (RFC 4588 §4).
     public mutating func wrap(_ original: RTPPacket) -> RTPPacket {
         var payload: [UInt8] = []
-        payload.reserveCapacity(original.payload.count + 2)
+        payload.reserveCapacity(original.payload.count + Self.osnSize)
         appendBigEndian(original.sequenceNumber, to: &payload)
         payload.append(contentsOf: original.payload)
         let packet = RTPPacket(marker: original.marker, payloadType: payloadType, sequenceNumber: nextSequenceNumber,

@@ -9,9 +9,11 @@ public import TernCore
 /// pending: behind a full bottleneck the receiver's NACKs repeat every RTT, and each answered
 /// anew would queue the same packets over and over before any of them had gone.
 ///
-/// Retransmissions are paid from a byte budget that each packet sent adds its size to, up to
-/// `retransmissionBurst`: however many NACKs a peer sends, what is resent over time is at most
-/// what was sent (the stream's bitrate at most doubles), and at most a burst at once.
+/// Retransmissions are paid from a budget of payload bytes (the unit of W3C `bytesSent` and
+/// `retransmittedBytesSent`) that each packet sent adds its payload to, up to
+/// `retransmissionBurst`; a retransmission costs the payload it resends (with RTX, the
+/// original's; the OSN is framing). However many NACKs a peer sends, what is resent over time is
+/// at most what was sent (the stream's bitrate at most doubles), and at most a burst at once.
 public struct SendHistory: Sendable {
     private struct Slot: Sendable {
         var packet: RTPPacket
@@ -40,7 +42,7 @@ public struct SendHistory: Sendable {
     public private(set) var rateLimitedRequests: UInt64 = 0
     /// The most bytes of retransmission the budget holds (256 KiB: a second of 2 Mbit/s video).
     public var retransmissionBurst = 256 * 1024
-    /// Bytes that may still be retransmitted.
+    /// Payload bytes that may still be retransmitted.
     private var budget = 0
 
     /// A history of `capacity` packets (the last `capacity` sequence numbers).
@@ -53,7 +55,7 @@ public struct SendHistory: Sendable {
     /// Stores a sent packet (its payload slice keeps the sent buffer alive; no copy).
     public mutating func store(_ packet: RTPPacket, at now: Instant) {
         slots[Int(packet.sequenceNumber) % slots.count] = Slot(packet: packet, sentAt: now, lastResent: nil)
-        budget = min(retransmissionBurst, budget + packet.wireSize)
+        budget = min(retransmissionBurst, budget + packet.payload.count)
     }
 
     /// The stored packet with `sequenceNumber`, if still held.
@@ -86,11 +88,12 @@ public struct SendHistory: Sendable {
                 missed += 1
                 continue
             }
-            guard budget >= slot.packet.wireSize else {
+            let cost = slot.packet.payload.count
+            guard budget >= cost else {
                 rateLimitedRequests += 1
                 continue
             }
-            budget -= slot.packet.wireSize
+            budget -= cost
             slot.lastResent = now
             slot.pending = true
             slots[index] = slot

@@ -10,7 +10,7 @@ public struct OutboundRTPStreamStats: Sendable, Equatable, Encodable {
     public var headerBytesSent: UInt64
     /// Retransmissions sent.
     public var retransmittedPacketsSent: UInt64
-    /// Payload bytes of retransmissions sent.
+    /// Media payload bytes of retransmissions sent (an RTX packet's OSN is framing, not counted).
     public var retransmittedBytesSent: UInt64
     /// Generic NACK packets received for this stream.
     public var nackCount: UInt64
