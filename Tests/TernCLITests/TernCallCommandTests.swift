@@ -114,7 +114,7 @@ struct TernCallCommandTests {
     @Test("--stats-interval prints each side's whole W3C stats report as JSON")
     func statsIntervalDumpsTheW3CReport() async throws {
         let run = try await Self.run(["call", "--loopback", "--json", "--duration", "3", "--stats-interval", "1"])
-        #expect(run.status == 0)
+        #expect(run.status == 0, "result: \(run.summary?["result"] ?? "no summary line in: \(run.lines.suffix(5))")")
         let dumps = run.lines.compactMap { line -> [String: Any]? in
             guard line.contains("\"w3cstats\""), let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) else { return nil }
             return object as? [String: Any]
