@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
 /// A synthetic video source: a moving I420 test pattern that carries its frame
 /// number, so a receiver can check which frames arrive, in what order, after a
 /// lossy VP8 round trip (see `TestPatternReader`).
@@ -45,31 +51,57 @@ public struct TestPatternSource: Sendable {
 
     /// The pattern for a given counter value.
     /// `grain` outside `grainRange` is clamped to it.
+    ///
+    /// Rows are built once and copied with `memset`/`memcpy`: the pattern is drawn for every
+    /// frame of every call `tern` makes, and per-pixel Swift loops (or the generic collection
+    /// calls that replace them) in the debug build `make test` runs took 40 % of a four-member
+    /// group call's CPU, so its members fell behind and sent a fraction of their frames.
     public static func frame(counter: UInt16, width: Int, height: Int, grain: Int = 0) -> I420Frame {
         let grain = min(max(grain, grainRange.lowerBound), grainRange.upperBound)
         var frame = I420Frame(width: width, height: height, luma: TestPatternLayout.black)
         let layout = TestPatternLayout(width: width, height: height)
-        for (index, isWhite) in TestPatternLayout.bitPattern(for: counter).enumerated() where isWhite {
-            let block = layout.block(index)
-            for row in block.y..<(block.y + block.height) {
-                let base = row * frame.strideY
-                for x in block.x..<(block.x + block.width) { frame.y[base + x] = TestPatternLayout.white }
-            }
-        }
+        let strideY = frame.strideY, chromaWidth = frame.chromaWidth, chromaHeight = frame.chromaHeight
         let top = layout.blockHeight * TestPatternLayout.rows
         let barX = (Int(counter) * 6) % width
-        for row in top..<height {
-            let base = row * frame.strideY
-            for x in 0..<width {
-                let onBar = x >= barX && x < barX + 16
-                let level = onBar ? 235 : 40 + (x * 150) / width
-                frame.y[base + x] = UInt8(clamping: grain > 0 ? level + Self.noise(counter: counter, x: x, y: row, amplitude: grain) : level)
+        var levels = [Int](repeating: 0, count: width)
+        var row = [UInt8](repeating: 0, count: width)
+        for x in 0..<width {
+            levels[x] = x >= barX && x < barX + 16 ? 235 : 40 + (x * 150) / width
+            row[x] = UInt8(truncatingIfNeeded: levels[x])
+        }
+        frame.y.withUnsafeMutableBytes { y in
+            guard let luma = y.baseAddress else { return }
+            for (index, isWhite) in TestPatternLayout.bitPattern(for: counter).enumerated() where isWhite {
+                let block = layout.block(index)
+                for line in block.y..<(block.y + block.height) {
+                    memset(luma + line * strideY + block.x, Int32(TestPatternLayout.white), block.width)
+                }
+            }
+            for line in top..<height {
+                if grain > 0 {
+                    for x in 0..<width {
+                        row[x] = UInt8(clamping: levels[x] + Self.noise(counter: counter, x: x, y: line, amplitude: grain))
+                    }
+                }
+                row.withUnsafeBytes { source in
+                    if let pixels = source.baseAddress { memcpy(luma + line * strideY, pixels, width) }
+                }
             }
         }
-        for row in (top / 2)..<frame.chromaHeight {
-            for x in 0..<frame.chromaWidth {
-                frame.u[row * frame.strideU + x] = UInt8(truncatingIfNeeded: 64 + (x + Int(counter)) % 128)
-                frame.v[row * frame.strideV + x] = UInt8(truncatingIfNeeded: 64 + (row * 2 + Int(counter)) % 128)
+        var uRow = [UInt8](repeating: 0, count: chromaWidth)
+        for x in 0..<chromaWidth { uRow[x] = UInt8(truncatingIfNeeded: 64 + (x + Int(counter)) % 128) }
+        let strideU = frame.strideU, strideV = frame.strideV
+        frame.u.withUnsafeMutableBytes { u in
+            guard let chroma = u.baseAddress else { return }
+            uRow.withUnsafeBytes { source in
+                guard let samples = source.baseAddress else { return }
+                for line in (top / 2)..<chromaHeight { memcpy(chroma + line * strideU, samples, chromaWidth) }
+            }
+        }
+        frame.v.withUnsafeMutableBytes { v in
+            guard let chroma = v.baseAddress else { return }
+            for line in (top / 2)..<chromaHeight {
+                memset(chroma + line * strideV, Int32(64 + (line * 2 + Int(counter)) % 128), chromaWidth)
             }
         }
         return frame

@@ -28,6 +28,8 @@ struct PeerGroupSession {
     var steps = StepLog()
     /// When media started flowing to each member (its pump), for the media checks.
     private var mediaSince: [String: ContinuousClock.Instant] = [:]
+    /// Video frames handed to each leg's transport, as last read while the leg was up.
+    private var framesSentTo: [String: Int] = [:]
 
     init(options: PeerSession.Options, invitees: [String], toneHz: Double, actions: Actions, timeline: Timeline) {
         self.options = options
@@ -102,6 +104,12 @@ struct PeerGroupSession {
                 mediaSince[other] = clock.now
                 pumps[other] = MediaPump(senders: { await agent.senders(callId: callId, member: other) },
                                          toneHz: toneHz, videoSize: size, grain: grain)
+            }
+            // What this member handed each leg's transport, beside what it decoded from each: a
+            // leg that decodes few frames says whether its sender made them (read while the leg
+            // is up: a member that leaves takes its senders with it).
+            for other in pumps.keys {
+                if let video = await agent.senders(callId: callId, member: other).video { framesSentTo[other] = video.framesSent }
             }
             try? await Task.sleep(for: .milliseconds(250))
         }
@@ -273,6 +281,7 @@ struct PeerGroupSession {
                 "members": .object(snapshot.memberStates.mapValues { .array($0.map { .string($0) }) }),
                 "heardFrom": .object(member.heard.mapValues { .number($0.rounded()) }),
                 "framesDecodedFrom": .object(member.framesFrom.withLock { $0 }.mapValues { .int($0) }),
+                "framesSentTo": .object(framesSentTo.mapValues { .int($0) }),
             ])
         }
         var text = "tern peer \(options.user) (group, \(isCaller ? "caller" : "answerer")): \(steps.result)\n"
