@@ -69,7 +69,9 @@ final class GroupMember: Sendable {
                 case let .call(.memberConnectionChanged(_, member, status)):
                     timeline.log("ice", "\(name): leg to \(member) \(status)")
                 case let .call(.membersChanged(_, _, members)):
-                    if name == "alice" { timeline.log("call", "members: " + members.map(\.description).joined(separator: ", ")) }
+                    // Every member's view of the server's order: who offers to whom follows from it
+                    // (Docs/SIGNALING.md "Who offers"), and a leg that never connects is read here.
+                    timeline.log("call", "\(name): members " + members.map(\.description).joined(separator: ", "))
                     observed.withLock { observed in
                         for member in members where observed.memberStates[member.user]?.last != member.description {
                             observed.memberStates[member.user, default: []].append(member.description)
@@ -80,7 +82,11 @@ final class GroupMember: Sendable {
                 case let .remoteTrack(key, track):
                     guard let leg = GroupCallLeg(key: key) else { continue }
                     Task { await consume(track, from: leg.member) }
-                case let .problem(_, text):
+                case let .description(key, local, type, _):
+                    guard let leg = GroupCallLeg(key: key) else { continue }
+                    timeline.log("sdp", "\(name): leg to \(leg.member): \(local ? "sent" : "received") \(type)")
+                case let .problem(key, text):
+                    timeline.log("call", "\(name): problem\(key.map { " on \($0)" } ?? ""): \(text)")
                     observed.withLock { $0.problems.append(text) }
                 default:
                     break
