@@ -39,9 +39,7 @@ extension MediaEngine {
                 let resent = sender.history.respond(to: nack, at: now, rtt: sender.statistics.roundTripTime)
                 for packet in resent {
                     guard let original = sender.history.originalSequenceNumber(of: packet) else { continue }
-                    // The media payload resent: an RTX packet's OSN is framing, as its header is.
-                    let osn = packet.ssrc == nack.mediaSSRC ? 0 : RTXEncoder.osnSize
-                    sender.statistics.recordRetransmission(payloadBytes: packet.payload.count - osn)
+                    sender.statistics.recordRetransmission(payloadBytes: sender.history.resentPayloadBytes(of: packet))
                     resend(packet, of: (nack.mediaSSRC, original), transportCCExtensionID: sender.configuration.transportCCExtensionID,
                            now: now)
                 }

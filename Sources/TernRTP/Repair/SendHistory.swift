@@ -131,6 +131,13 @@ public struct SendHistory: Sendable {
         slots[index] = slot
     }
 
+    /// The media payload bytes `resent` carries, what the budget charged for it: with RTX, its
+    /// payload less the OSN (framing, as its header is); without, its payload.
+    public func resentPayloadBytes(of resent: RTPPacket) -> Int {
+        guard let rtx, resent.ssrc == rtx.ssrc else { return resent.payload.count }
+        return max(0, resent.payload.count - RTXEncoder.osnSize)
+    }
+
     /// The sequence number of the packet `resent` carries: with RTX, the OSN its payload starts
     /// with (RFC 4588 §4); without, its own.
     public func originalSequenceNumber(of resent: RTPPacket) -> UInt16? {

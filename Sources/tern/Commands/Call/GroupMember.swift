@@ -86,7 +86,8 @@ final class GroupMember: Sendable {
                     guard let leg = GroupCallLeg(key: key) else { continue }
                     timeline.log("sdp", "\(name): leg to \(leg.member): \(local ? "sent" : "received") \(type)")
                 case let .problem(key, text):
-                    timeline.log("call", "\(name): problem\(key.map { " on \($0)" } ?? ""): \(text)")
+                    let leg = key.flatMap { GroupCallLeg(key: $0) }.map { " on the leg to \($0.member)" } ?? ""
+                    timeline.log("call", "\(name): problem\(leg): \(text)")
                     observed.withLock { $0.problems.append(text) }
                 default:
                     break
