@@ -93,7 +93,15 @@ public actor SignalingClient {
     // MARK: Incoming
 
     private func receive(_ text: String) async {
-        guard let message = try? SignalingCodec.decode(text, maxBytes: .max) else { return }
+        let message: SignalingMessage
+        do throws(SignalingError) {
+            message = try SignalingCodec.decode(text, maxBytes: .max)
+        } catch {
+            // Not a message of this protocol version: the consumer hears of it (a description
+            // lost here is a leg that never connects), nothing else changes.
+            output.yield(.error(SignalingError(code: error.code, message: "undecodable message from the server: \(error.message)")))
+            return
+        }
         switch message {
         case .registered(let user):
             finishRegister(.success(user))

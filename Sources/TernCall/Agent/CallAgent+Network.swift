@@ -49,8 +49,11 @@ extension CallAgent {
 
     /// Applies a remote description; answers an offer (RFC 9429 §5.3).
     private func apply(_ description: SignalingSessionDescription, callId: String) async {
-        guard let peer = calls[callId]?.peer, let sdp = description.sdp else { return }
-        guard let type = SDPType(rawValue: description.type.rawValue) else { return }
+        guard let peer = calls[callId]?.peer else {
+            continuation.yield(.problem(callId: callId, "\(description.type.rawValue) for a call with no peer connection: dropped"))
+            return
+        }
+        guard let sdp = description.sdp, let type = SDPType(rawValue: description.type.rawValue) else { return }
         do {
             try await peer.setRemoteDescription(JSEPDescription(type: type, sdp: sdp))
             continuation.yield(.description(callId: callId, local: false, type: type.rawValue, sdp: sdp))

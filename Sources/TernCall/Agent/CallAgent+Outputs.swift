@@ -6,40 +6,61 @@ import TernSignaling
 
 /// Carrying out what the call core asks for.
 extension CallAgent {
-    /// Carries out outputs strictly in the order the core produced them. The agent is an actor, so
-    /// while one output awaits (a signaling send), another input can run and produce outputs of its
-    /// own; those are queued behind the ones still being carried out instead of overtaking them
-    /// (otherwise a later state can be reported before an earlier one — `CONNECTING` before
-    /// `RINGING`, or `CONNECTING` after `ENDED` — and the application follows a call that is over).
+    /// Carries out outputs strictly in the order the core produced them, and returns once they
+    /// are carried out. The agent is an actor, so while one output awaits (a signaling send),
+    /// another input can run and produce outputs of its own; those are queued behind the ones
+    /// still being carried out instead of overtaking them (otherwise a later state can be reported
+    /// before an earlier one — `CONNECTING` before `RINGING`, or `CONNECTING` after `ENDED` — and
+    /// the application follows a call that is over). That input's task then waits for the queue
+    /// to drain: the signaling loop must not read the next message before the outputs of this one
+    /// exist — a group member's `members` opens the leg that its offer, the next message, is
+    /// applied to (Docs/CALL.md "Group calls"). An output that produces outputs while it is
+    /// carried out hands them to `carryOutNext` instead (waiting here would wait for itself).
     func process(_ outputs: [CallOutput]) async {
         pendingOutputs.append(contentsOf: outputs)
-        guard !drainingOutputs else { return }
+        guard !drainingOutputs else {
+            await withCheckedContinuation { drainWaiters.append($0) }
+            return
+        }
         drainingOutputs = true
         while !pendingOutputs.isEmpty {
             let output = pendingOutputs.removeFirst()
-            switch output {
-            case let .send(signal):
-                await send(signal)
-            case let .sendQueue(signal):
-                await send(signal)
-            case let .sendManageCall(callId, bytes):
-                sendManageCall(callId: callId, text: String(decoding: bytes, as: UTF8.self))
-            case let .action(action):
-                await perform(action)
-            default:
-                continuation.yield(.call(output))
-                switch output {
-                case let .incomingCall(invite, txCode): incomingCallsContinuation.yield((invite, txCode))
-                case let .stateChanged(change): callStatesContinuation.yield(change)
-                case let .membersChanged(callId, txCode, members):
-                    callMemberStatesContinuation.yield(CallMemberUpdate(callId: callId, txCode: txCode, members: members))
-                case let .clientStateChanged(state): clientStatesContinuation.yield(state)
-                default: break
-                }
-            }
+            await carryOut(output)
         }
         drainingOutputs = false
+        let waiters = drainWaiters
+        drainWaiters = []
+        for waiter in waiters { waiter.resume() }
         rescheduleTimer()
+    }
+
+    /// Outputs the core produced while an output is being carried out (`connectSignaling`): they
+    /// go next, in the drain already running.
+    func carryOutNext(_ outputs: [CallOutput]) {
+        pendingOutputs.append(contentsOf: outputs)
+    }
+
+    private func carryOut(_ output: CallOutput) async {
+        switch output {
+        case let .send(signal):
+            await send(signal)
+        case let .sendQueue(signal):
+            await send(signal)
+        case let .sendManageCall(callId, bytes):
+            sendManageCall(callId: callId, text: String(decoding: bytes, as: UTF8.self))
+        case let .action(action):
+            await perform(action)
+        default:
+            continuation.yield(.call(output))
+            switch output {
+            case let .incomingCall(invite, txCode): incomingCallsContinuation.yield((invite, txCode))
+            case let .stateChanged(change): callStatesContinuation.yield(change)
+            case let .membersChanged(callId, txCode, members):
+                callMemberStatesContinuation.yield(CallMemberUpdate(callId: callId, txCode: txCode, members: members))
+            case let .clientStateChanged(state): clientStatesContinuation.yield(state)
+            default: break
+            }
+        }
     }
 
     func send(_ message: SignalingMessage) async {

@@ -56,6 +56,8 @@ public actor CallAgent {
     /// Outputs waiting to be carried out, in order (see `process`).
     var pendingOutputs: [CallOutput] = []
     var drainingOutputs = false
+    /// Tasks whose outputs wait in `pendingOutputs` behind another task's, resumed once drained.
+    var drainWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Opens a signaling connection and registers on it; the agent calls it on `start()` and
     /// again after a lost connection, on `CallConfiguration.reconnectBackoff`.
@@ -254,7 +256,8 @@ public actor CallAgent {
     }
 
     /// The core asked for a connection: the handed-over client the first time, otherwise a new
-    /// one from the connector (a reconnect).
+    /// one from the connector (a reconnect). Runs as an output (`CallAction.connectSignaling`):
+    /// what the core answers goes next in the same drain (`carryOutNext`).
     func connectSignaling() async {
         let client: SignalingClient
         if let existing = signaling {
@@ -264,12 +267,12 @@ public actor CallAgent {
                 client = try await connector()
             } catch {
                 continuation.yield(.problem(callId: nil, "signaling connect failed: \(error)"))
-                await process(core.signalingConnectFailed(now: clock.now()))
+                carryOutNext(core.signalingConnectFailed(now: clock.now()))
                 return
             }
         } else {
             continuation.yield(.problem(callId: nil, "signaling connection lost and no connector to open another"))
-            await process(core.signalingConnectFailed(now: clock.now()))
+            carryOutNext(core.signalingConnectFailed(now: clock.now()))
             return
         }
         signaling = client
@@ -283,7 +286,7 @@ public actor CallAgent {
             }
             await self?.signalingClosed(generation: generation)
         })
-        await process(core.signalingConnected(now: clock.now()))
+        carryOutNext(core.signalingConnected(now: clock.now()))
     }
 
     private func signalingClosed(generation: Int) async {

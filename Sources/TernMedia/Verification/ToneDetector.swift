@@ -40,20 +40,14 @@ public enum ToneDetector {
         let block = window(samples[start..<(start + take)])
         guard block.contains(where: { abs($0) > 64 }) else { return nil }
         var best = range.lowerBound, bestPower = -1.0
-        var f = range.lowerBound
-        while f <= range.upperBound {
-            let p = power(at: f, windowed: block, sampleRate: sampleRate)
-            if p > bestPower { (best, bestPower) = (f, p) }
-            f += 10
+        func scan(_ frequencies: [Double]) {
+            for (f, p) in zip(frequencies, powers(at: frequencies, windowed: block, sampleRate: sampleRate)) where p > bestPower {
+                (best, bestPower) = (f, p)
+            }
         }
+        scan(Array(stride(from: range.lowerBound, through: range.upperBound, by: 10)))
         guard standsOut(best, power: bestPower, windowed: block, sampleRate: sampleRate) else { return nil }
-        let coarse = best
-        f = max(range.lowerBound, coarse - 10)
-        while f <= min(range.upperBound, coarse + 10) {
-            let p = power(at: f, windowed: block, sampleRate: sampleRate)
-            if p > bestPower { (best, bestPower) = (f, p) }
-            f += 0.5
-        }
+        scan(Array(stride(from: max(range.lowerBound, best - 10), through: min(range.upperBound, best + 10), by: 0.5)))
         return best
     }
 
@@ -61,8 +55,8 @@ public enum ToneDetector {
     /// empty or the strongest does not stand out as a tone (`standsOut`).
     public static func strongest(of candidates: [Double], in samples: [Int16], sampleRate: Int = 48_000) -> Double? {
         let block = window(samples[...])
-        let powers = candidates.map { ($0, power(at: $0, windowed: block, sampleRate: sampleRate)) }
-        guard let (best, bestPower) = powers.max(by: { $0.1 < $1.1 }),
+        let readings = zip(candidates, powers(at: candidates, windowed: block, sampleRate: sampleRate))
+        guard let (best, bestPower) = readings.max(by: { $0.1 < $1.1 }),
               standsOut(best, power: bestPower, windowed: block, sampleRate: sampleRate) else { return nil }
         return best
     }
@@ -72,12 +66,9 @@ public enum ToneDetector {
     /// than the loudest spot of noise. A silent block has no tone either.
     static func standsOut(_ frequency: Double, power: Double, windowed block: [Double], sampleRate: Int) -> Bool {
         guard power > 0 else { return false }
-        var around: [Double] = []
-        for offset in stride(from: 30.0, through: 200, by: 10) {
-            for neighbour in [frequency - offset, frequency + offset] where neighbour >= 20 && neighbour <= 20_000 {
-                around.append(Self.power(at: neighbour, windowed: block, sampleRate: sampleRate))
-            }
-        }
+        let neighbours = stride(from: 30.0, through: 200, by: 10).flatMap { [frequency - $0, frequency + $0] }
+            .filter { $0 >= 20 && $0 <= 20_000 }
+        var around = powers(at: neighbours, windowed: block, sampleRate: sampleRate)
         guard !around.isEmpty else { return false }
         around.sort()
         return power >= minimumPeakToNeighbourhood * around[around.count / 2]
@@ -116,15 +107,41 @@ public enum ToneDetector {
     }
 
     private static func power(at frequency: Double, windowed block: [Double], sampleRate: Int) -> Double {
-        let coefficient = 2 * cos(2 * Double.pi * frequency / Double(sampleRate))
-        var s1 = 0.0, s2 = 0.0
+        powers(at: [frequency], windowed: block, sampleRate: sampleRate)[0]
+    }
+
+    /// Goertzel power of each of `frequencies` in `block`, four frequencies per pass over the
+    /// samples: a scan reads the block a quarter as often, and the loop runs on a raw pointer,
+    /// which a debug build (the interop rig's `tern`, on the cooperative pool beside its call
+    /// agent) runs several times faster than an iterator.
+    static func powers(at frequencies: [Double], windowed block: [Double], sampleRate: Int) -> [Double] {
+        let coefficients = frequencies.map { 2 * cos(2 * Double.pi * $0 / Double(sampleRate)) }
+        var result = [Double](repeating: 0, count: coefficients.count)
         block.withUnsafeBufferPointer { buffer in
-            for x in buffer {
-                let s0 = x + coefficient * s1 - s2
-                s2 = s1
-                s1 = s0
+            guard let start = buffer.baseAddress else { return }
+            let end = start + buffer.count
+            var index = 0
+            while index < coefficients.count {
+                let c0 = coefficients[index]
+                let c1 = index + 1 < coefficients.count ? coefficients[index + 1] : 0
+                let c2 = index + 2 < coefficients.count ? coefficients[index + 2] : 0
+                let c3 = index + 3 < coefficients.count ? coefficients[index + 3] : 0
+                var (a1, a2, b1, b2, d1, d2, e1, e2) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+                var p = start
+                while p < end {
+                    let x = p.pointee
+                    let a0 = x + c0 * a1 - a2, b0 = x + c1 * b1 - b2
+                    let d0 = x + c2 * d1 - d2, e0 = x + c3 * e1 - e2
+                    (a2, a1, b2, b1, d2, d1, e2, e1) = (a1, a0, b1, b0, d1, d0, e1, e0)
+                    p += 1
+                }
+                let states = [(a1, a2, c0), (b1, b2, c1), (d1, d2, c2), (e1, e2, c3)]
+                for (offset, (s1, s2, c)) in states.enumerated() where index + offset < coefficients.count {
+                    result[index + offset] = s1 * s1 + s2 * s2 - c * s1 * s2
+                }
+                index += 4
             }
         }
-        return s1 * s1 + s2 * s2 - coefficient * s1 * s2
+        return result
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TernCall
+import TernPeer
 import TernSignaling
 
 /// `tern peer --group`: one member of a group call through a real signaling server. As caller
@@ -91,6 +92,7 @@ struct PeerGroupSession {
         let callId = member.snapshot.callId ?? ""
         let duration = options.duration ?? (isCaller ? .seconds(6) : nil)
         let toneHz = self.toneHz
+        var nextLegStats = clock.now + .seconds(1)
         while !StopRequest.requested, member.snapshot.callStates.last != "ENDED" {
             // At the end of the call's time, a member whose tone or pictures have not been read
             // yet (its own sending starts when its side of the leg settles, which on a loaded
@@ -110,6 +112,12 @@ struct PeerGroupSession {
             // is up: a member that leaves takes its senders with it).
             for other in pumps.keys {
                 if let video = await agent.senders(callId: callId, member: other).video { framesSentTo[other] = video.framesSent }
+            }
+            if clock.now >= nextLegStats {
+                nextLegStats = clock.now + .seconds(1)
+                for other in pumps.keys.sorted() {
+                    if let peer = await agent.peer(callId: callId, member: other) { logLegStats(peer.getStats(), to: other) }
+                }
             }
             try? await Task.sleep(for: .milliseconds(250))
         }
@@ -222,6 +230,24 @@ struct PeerGroupSession {
               !inCall(member).isEmpty
         else { return false }
         return await member.connected(to: inCall(member))
+    }
+
+    /// One line a second per leg (category `stats`): what this member's sender to `member` is
+    /// allowed (the leg's bandwidth estimate, the video encoder's target) and makes of it (frames
+    /// a second, picture size, what limits it), with the leg's round-trip time; a leg that
+    /// starves shows here whether its estimate, its pacer or its encoder held it back.
+    private func logLegStats(_ report: StatsReport, to member: String) {
+        let video = report.outbound(.video)
+        let kbps = { (bits: Double?) in bits.map { String(Int($0 / 1000)) } ?? "-" }
+        let rtt = report.candidatePair?.currentRoundTripTime.map { String(Int($0 * 1000)) } ?? "-"
+        let size = video?.frameWidth.map { "\($0)x\(video?.frameHeight ?? 0)" } ?? "-"
+        let fps = video?.framesPerSecond.map { String(Int($0)) } ?? "-"
+        let limited = video?.qualityLimitationDurations?["bandwidth"].map { String(format: "%.1f", $0) } ?? "-"
+        let droppedByPacer = report.transport.rtpPacketsDroppedByPacer ?? 0
+        timeline.log("stats", "\(options.user): leg to \(member): estimate \(kbps(report.candidatePair?.availableOutgoingBitrate)) kbit/s, "
+                     + "video target \(kbps(video?.targetBitrate)) kbit/s, \(fps) fps \(size), \(video?.framesSent ?? 0) frames, "
+                     + "bandwidth-limited \(limited) s, rtt \(rtt) ms, dropped by pacer \(droppedByPacer)",
+                     fields: ["member": .string(member)])
     }
 
     /// How long past the call's time the media check waits for members still unheard.
