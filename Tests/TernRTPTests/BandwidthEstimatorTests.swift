@@ -336,3 +336,25 @@ struct BandwidthEstimatorTests {
         #expect(history.unknownReports == 1)
     }
 }
+
+/// A receiver on a machine whose cores are all busy reads its socket late and stamps the
+/// arrivals then: its feedback shows delay that no queue of ours caused (the browser group rigs,
+/// four members on two cores).
+@Suite("Bandwidth estimation with a receiver short of CPU")
+struct BusyReceiverTests {
+    @Test("no bottleneck, a receiver that runs only every 0-80 ms: the estimate stays near what the encoder wants",
+          arguments: [40, 80, 120])
+    func busyReceiverDoesNotCollapseTheEstimate(maxSleepMs: Int) {
+        var scenario = CongestionScenario(
+            link: BottleneckLink(rate: 50_000_000, bufferBytes: 1_000_000, delay: .milliseconds(1)),
+            configuration: BandwidthEstimator.Configuration(startRate: 300_000, minimumRate: 30_000, maximumRate: 2_500_000))
+        scenario.mediaWants = 600_000
+        scenario.receiverSleeps = { seed in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return .milliseconds(Int64((seed >> 33) % UInt64(maxSleepMs + 1)))
+        }
+        scenario.run(for: .seconds(30))
+        let settled = scenario.mean(after: 10)
+        #expect(settled.target > 450_000, "mean target \(Int(settled.target)) bit/s: \(scenario.samples(every: 1))")
+    }
+}

@@ -86,6 +86,12 @@ struct CongestionScenario {
     private var sent: UInt64 = 0
     /// Target and queue delay, every 100 ms.
     private(set) var trace: [(time: Double, target: Double, queueMs: Double)] = []
+    /// With a value: the receiver's thread runs only now and then, as on a machine whose cores
+    /// are all busy — it reads what arrived (each packet stamped with the time it is read) and
+    /// reports at its wake-ups only, and after each wake-up sleeps for what this returns.
+    var receiverSleeps: ((inout UInt64) -> Duration)?
+    private var receiverWakes = Instant.zero
+    private var sleepSeed: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     init(link: BottleneckLink, configuration: BandwidthEstimator.Configuration) {
         self.link = link
@@ -109,14 +115,17 @@ struct CongestionScenario {
                 }
             }
             if dataBacklogged { sendData() }
+            let receiverRuns = now >= receiverWakes
+            if receiverRuns, let receiverSleeps { receiverWakes = now + receiverSleeps(&sleepSeed) }
             // Arrivals, recorded by the receiver.
-            while let first = inFlight.first, first.0 <= now {
+            while receiverRuns, let first = inFlight.first, first.0 <= now {
                 inFlight.removeFirst()
-                if let sequence = first.1 { recorder.record(transportSequenceNumber: sequence, at: first.0) }
+                let read = receiverSleeps == nil ? first.0 : now
+                if let sequence = first.1 { recorder.record(transportSequenceNumber: sequence, at: read) }
                 arrivals.append((first.0, first.2, first.1 == nil))
             }
             // Feedback every 100 ms, serialized and parsed as on the wire, back after the delay.
-            if now >= nextFeedback {
+            if receiverRuns, now >= nextFeedback {
                 nextFeedback = now + feedbackInterval
                 if let feedback = recorder.makeFeedback(senderSSRC: 1, mediaSSRC: 2),
                    case let .transportWideCC(parsed)? = try? RTCPPacket.parseCompound(RTCPPacket.serialize([.transportWideCC(feedback)])).first {
