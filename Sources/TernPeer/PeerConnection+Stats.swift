@@ -25,10 +25,13 @@ extension PeerConnection {
             transport: Self.transportStats(iceState: iceState, dtlsState: dtlsState, pair: pair, dtlsInfo: dtlsInfo,
                                            ice: ice, driver: driver, earlyCandidatesDropped: earlyDropped))
         if let pair {
+            let estimate = driver?.perform { core, _ in core.media.senders.isEmpty ? nil : core.media.bandwidth }
             report.candidatePair = CandidatePairStats(
                 totalRoundTripTime: pair.totalRoundTripTime.seconds, currentRoundTripTime: pair.roundTripTime?.seconds,
                 requestsSent: pair.requestsSent, responsesReceived: pair.responsesReceived,
-                availableOutgoingBitrate: driver?.perform { core, _ in core.media.senders.isEmpty ? nil : core.media.bandwidth.targetRate })
+                availableOutgoingBitrate: estimate?.targetRate, delayBasedBitrate: estimate?.delayBased.rate,
+                lossBasedBitrate: estimate?.lossBased.rate, remoteEstimatedBitrate: estimate?.remoteEstimate,
+                transportLossRatio: estimate?.lossBased.lossRatio)
             report.localCandidate = ICECandidateStats(pair.local, id: "LC")
             report.remoteCandidate = ICECandidateStats(pair.remote, id: "RC")
         }

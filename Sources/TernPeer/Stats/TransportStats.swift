@@ -55,6 +55,14 @@ public struct CandidatePairStats: Sendable, Encodable {
     /// The bandwidth estimate for everything the connection sends over RTP, bit/s (present
     /// while it sends media; Docs/CONGESTION.md).
     public var availableOutgoingBitrate: Double?
+    /// Tern adds beyond W3C: what `availableOutgoingBitrate` is the lowest of, bit/s — the
+    /// delay-based estimate (transport-wide feedback's queue), the loss-based bound, and the
+    /// peer's REMB if it sends one — and the loss ratio of the last second of transport-wide
+    /// feedback (0…1). Present with `availableOutgoingBitrate` (Docs/CONGESTION.md).
+    public var delayBasedBitrate: Double?
+    public var lossBasedBitrate: Double?
+    public var remoteEstimatedBitrate: Double?
+    public var transportLossRatio: Double?
 }
 
 /// W3C `RTCIceCandidateStats` (`local-candidate` or `remote-candidate`).

@@ -244,7 +244,11 @@ struct PeerGroupSession {
         let fps = video?.framesPerSecond.map { String(Int($0)) } ?? "-"
         let limited = video?.qualityLimitationDurations?["bandwidth"].map { String(format: "%.1f", $0) } ?? "-"
         let droppedByPacer = report.transport.rtpPacketsDroppedByPacer ?? 0
-        timeline.log("stats", "\(options.user): leg to \(member): estimate \(kbps(report.candidatePair?.availableOutgoingBitrate)) kbit/s, "
+        let pair = report.candidatePair
+        let parts = "delay \(kbps(pair?.delayBasedBitrate)), loss \(kbps(pair?.lossBasedBitrate))"
+            + (pair?.remoteEstimatedBitrate.map { ", REMB \(kbps($0))" } ?? "")
+            + ", loss \(pair?.transportLossRatio.map { String(format: "%.0f %%", $0 * 100) } ?? "-")"
+        timeline.log("stats", "\(options.user): leg to \(member): estimate \(kbps(pair?.availableOutgoingBitrate)) kbit/s (\(parts)), "
                      + "video target \(kbps(video?.targetBitrate)) kbit/s, \(fps) fps \(size), \(video?.framesSent ?? 0) frames, "
                      + "bandwidth-limited \(limited) s, rtt \(rtt) ms, dropped by pacer \(droppedByPacer)",
                      fields: ["member": .string(member)])
