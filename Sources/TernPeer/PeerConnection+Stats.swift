@@ -25,13 +25,18 @@ extension PeerConnection {
             transport: Self.transportStats(iceState: iceState, dtlsState: dtlsState, pair: pair, dtlsInfo: dtlsInfo,
                                            ice: ice, driver: driver, earlyCandidatesDropped: earlyDropped))
         if let pair {
-            let estimate = driver?.perform { core, _ in core.media.senders.isEmpty ? nil : core.media.bandwidth }
+            // The figures only, read under the transport's lock (not a copy of the estimator).
+            let estimate = driver?.perform { core, _ -> (target: Double, delay: Double, loss: Double, remote: Double?, lossRatio: Double)? in
+                let bandwidth = core.media.bandwidth
+                guard !core.media.senders.isEmpty else { return nil }
+                return (bandwidth.targetRate, bandwidth.delayBased.rate, bandwidth.lossBased.rate, bandwidth.remoteEstimate,
+                        bandwidth.lossBased.lossRatio)
+            }
             report.candidatePair = CandidatePairStats(
                 totalRoundTripTime: pair.totalRoundTripTime.seconds, currentRoundTripTime: pair.roundTripTime?.seconds,
                 requestsSent: pair.requestsSent, responsesReceived: pair.responsesReceived,
-                availableOutgoingBitrate: estimate?.targetRate, delayBasedBitrate: estimate?.delayBased.rate,
-                lossBasedBitrate: estimate?.lossBased.rate, remoteEstimatedBitrate: estimate?.remoteEstimate,
-                transportLossRatio: estimate?.lossBased.lossRatio)
+                availableOutgoingBitrate: estimate?.target, delayBasedBitrate: estimate?.delay, lossBasedBitrate: estimate?.loss,
+                remoteEstimatedBitrate: estimate?.remote, transportLossRatio: estimate?.lossRatio)
             report.localCandidate = ICECandidateStats(pair.local, id: "LC")
             report.remoteCandidate = ICECandidateStats(pair.remote, id: "RC")
         }

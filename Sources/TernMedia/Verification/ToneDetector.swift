@@ -135,10 +135,10 @@ public enum ToneDetector {
                     (a2, a1, b2, b1, d2, d1, e2, e1) = (a1, a0, b1, b0, d1, d0, e1, e0)
                     p += 1
                 }
-                let states = [(a1, a2, c0), (b1, b2, c1), (d1, d2, c2), (e1, e2, c3)]
-                for (offset, (s1, s2, c)) in states.enumerated() where index + offset < coefficients.count {
-                    result[index + offset] = s1 * s1 + s2 * s2 - c * s1 * s2
+                func finish(_ offset: Int, _ s1: Double, _ s2: Double, _ c: Double) {
+                    if index + offset < coefficients.count { result[index + offset] = s1 * s1 + s2 * s2 - c * s1 * s2 }
                 }
+                finish(0, a1, a2, c0); finish(1, b1, b2, c1); finish(2, d1, d2, c2); finish(3, e1, e2, c3)
                 index += 4
             }
         }

@@ -245,9 +245,9 @@ struct PeerGroupSession {
         let limited = video?.qualityLimitationDurations?["bandwidth"].map { String(format: "%.1f", $0) } ?? "-"
         let droppedByPacer = report.transport.rtpPacketsDroppedByPacer ?? 0
         let pair = report.candidatePair
-        let parts = "delay \(kbps(pair?.delayBasedBitrate)), loss \(kbps(pair?.lossBasedBitrate))"
+        let parts = "delay-based \(kbps(pair?.delayBasedBitrate)), loss-based \(kbps(pair?.lossBasedBitrate))"
             + (pair?.remoteEstimatedBitrate.map { ", REMB \(kbps($0))" } ?? "")
-            + ", loss \(pair?.transportLossRatio.map { String(format: "%.0f %%", $0 * 100) } ?? "-")"
+            + ", \(pair?.transportLossRatio.map { String(format: "%.0f", $0 * 100) } ?? "-") % lost"
         timeline.log("stats", "\(options.user): leg to \(member): estimate \(kbps(pair?.availableOutgoingBitrate)) kbit/s (\(parts)), "
                      + "video target \(kbps(video?.targetBitrate)) kbit/s, \(fps) fps \(size), \(video?.framesSent ?? 0) frames, "
                      + "bandwidth-limited \(limited) s, rtt \(rtt) ms, dropped by pacer \(droppedByPacer)",
