@@ -181,7 +181,8 @@ public final class RTPSender: Sendable {
                     state.videoEncoderSize = (picture.width, picture.height)
                     state.appliedBitrate = target * 1000
                 }
-                let adjusted = Int(state.rateAdjuster.adjusted(Double(target) * 1000) / 1000)
+                let adjusted = Int(state.rateAdjuster.adjusted(Double(target) * 1000)
+                                   * state.ladder.encoderRateShare(now: now) / 1000)
                 if Self.differsEnough(adjusted * 1000, state.appliedBitrate ?? ceiling * 1000) {
                     try encoder.setBitrate(kbps: adjusted)
                     state.appliedBitrate = adjusted * 1000
