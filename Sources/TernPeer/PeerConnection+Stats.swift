@@ -57,6 +57,12 @@ extension PeerConnection {
                                        earlyCandidatesDropped: Int) -> TransportStats {
         var stats = TransportStats(iceState: iceState.rawValue, dtlsState: dtlsState.rawValue)
         if pair != nil { stats.selectedCandidatePairId = "CP" }
+        if let traffic = ice?.traffic {
+            stats.packetsSent = traffic.packetsSent
+            stats.bytesSent = traffic.bytesSent
+            stats.packetsReceived = traffic.packetsReceived
+            stats.bytesReceived = traffic.bytesReceived
+        }
         // Refused by ICE, or before ICE saw them (over the cap of candidates early to their description).
         if ice != nil || earlyCandidatesDropped > 0 {
             stats.remoteCandidatesDropped = (ice?.remoteCandidatesDropped ?? 0) + earlyCandidatesDropped

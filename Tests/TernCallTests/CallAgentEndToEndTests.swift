@@ -26,8 +26,9 @@ struct CallAgentEndToEndTests {
                     guard case let .call(output) = event else { continue }
                     switch output {
                     case let .stateChanged(change):
-                        states.withLock { $0.append(change.state.rawValue) }
+                        // The reason first: a test that waits for the state reads it next.
                         if let reason = change.reason { reasons.withLock { $0.append("\(reason)") } }
+                        states.withLock { $0.append(change.state.rawValue) }
                     case let .incomingCall(invite, _):
                         invites.withLock { $0.append(invite) }
                     case let .manageCallEvent(_, _, event):

@@ -25,8 +25,9 @@ struct CallLifecycleEndToEndTests {
                     guard case let .call(output) = event else { continue }
                     switch output {
                     case let .stateChanged(change):
-                        states.withLock { $0.append(change.state.rawValue) }
+                        // The reason first: a test that waits for the state reads it next.
                         if let reason = change.reason { reasons.withLock { $0.append("\(reason)") } }
+                        states.withLock { $0.append(change.state.rawValue) }
                     case .incomingCall:
                         invites.withLock { $0 += 1 }
                     case let .clientStateChanged(state):
@@ -287,7 +288,8 @@ struct CallLifecycleEndToEndTests {
     @Test("hanging up while the signaling connection is away: the call ends at once, the hang-up leaves after the resume and reaches the other side")
     func hangUpWhileAway() async throws {
         var configuration = CallConfiguration()
-        configuration.reconnectBackoff = [.seconds(1)]
+        // Long enough that bob is still away when the test hangs up on a loaded machine.
+        configuration.reconnectBackoff = [.seconds(5)]
         var rig = try await Rig.start()
         let (alice, aliceSeen) = try await rig.agent("alice", configuration: configuration)
         let (bob, bobSeen) = try await rig.agent("bob", configuration: configuration)
@@ -300,7 +302,7 @@ struct CallLifecycleEndToEndTests {
         #expect(bobSeen.lastReason == "localHangUp")
         #expect(bobSeen.signalingStatuses.withLock { $0 } == ["reconnecting"], "still away when the call ended")
         // Well before the server's 30 s resume window would end the call for alice anyway.
-        #expect(await EndToEnd.eventually(seconds: 10) { aliceSeen.lastState == "ENDED" })
+        #expect(await EndToEnd.eventually(seconds: 20) { aliceSeen.lastState == "ENDED" })
         #expect(aliceSeen.lastReason == "remoteHangUp")
         await rig.finish()
     }

@@ -74,7 +74,11 @@ struct CallQueueEndToEndTests {
                 seen[index].queueEvents.withLock { $0.contains { if case .assigned = $0 { true } else { false } } }
             })
             _ = try await carol.call(to: pick.customer, media: .audioOnly)
-            #expect(await EndToEnd.eventually { seen[index].states.withLock { $0.last } == "IN_PROGRESS" })
+            // Both ends in progress before carol hangs up: each end's state follows its own peer
+            // connection's events, and carol's can come a moment after the customer's.
+            #expect(await EndToEnd.eventually {
+                seen[index].states.withLock { $0.last } == "IN_PROGRESS" && carolSeen.states.withLock { $0.last } == "IN_PROGRESS"
+            })
             #expect(seen[index].states.withLock { $0 } == ["CONNECTING", "IN_PROGRESS"], "accepted without ringing")
             #expect(await customer.queueRequests.isEmpty)
             try await carol.hangUp()

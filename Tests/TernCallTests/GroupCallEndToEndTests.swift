@@ -24,8 +24,9 @@ struct GroupCallEndToEndTests {
                     guard case let .call(output) = event else { continue }
                     switch output {
                     case let .stateChanged(change):
-                        states.withLock { $0.append(change.state.rawValue) }
+                        // The reason first: a test that waits for the state reads it next.
                         if let reason = change.reason { reasons.withLock { $0.append("\(reason)") } }
+                        states.withLock { $0.append(change.state.rawValue) }
                     case let .incomingCall(invite, _): invites.withLock { $0.append(invite) }
                     case let .signalingStatusChanged(_, _, status): signaling.withLock { $0.append("\(status)") }
                     case let .membersChanged(_, _, members): self.members.withLock { $0 = members }
@@ -103,7 +104,8 @@ struct GroupCallEndToEndTests {
         for user in users {
             #expect(await EndToEnd.eventually { await mesh.connected(user, to: users.filter { $0 != user }) },
                     "\(user) has a connected leg to each other member")
-            #expect(mesh.saw(user).lastState == "IN_PROGRESS")
+            // Recorded by the watcher task, which can be a moment behind the agent.
+            #expect(await EndToEnd.eventually { mesh.saw(user).lastState == "IN_PROGRESS" })
         }
         let peer = try #require(await mesh["bob"].peer(callId: mesh["bob"].groupCall?.callId ?? "", member: "dave"))
         #expect(peer.connectionState == .connected)

@@ -159,7 +159,11 @@ import TernCore
     @Test func traceRecordsTheTimelineAndEncodesAsJSON() async throws {
         let a = try ICEPeer(.controlling), b = try ICEPeer(.controlled)
         let tasks = try wire(a, b)
-        #expect(await eventually { a.transport.selectedPair != nil })
+        // A pair learned from b's checks can be selected before b's candidate was forwarded.
+        #expect(await eventually {
+            a.transport.selectedPair != nil
+                && a.transport.trace.entries.contains { "\($0.event)".hasPrefix("remoteCandidateAdded") }
+        })
         let trace = a.transport.trace
         let kinds = trace.entries.map { "\($0.event)" }
         #expect(kinds.contains { $0.hasPrefix("gatheringStarted") })

@@ -63,6 +63,17 @@ struct PeerConnectionLoopbackTests {
         #expect(info.role == .server)  // the answerer is `active` (DTLS client) by default
         let pairInfo = try #require(pair.caller.selectedCandidatePair)
         #expect(pairInfo.local.address == "127.0.0.1")
+
+        // W3C transport counters: the 200 KB went each way, and what one side received the
+        // other sent (on loopback nothing is lost, but the last datagrams may be in flight).
+        let callerTransport = pair.caller.getStats().transport, calleeTransport = pair.callee.getStats().transport
+        #expect((callerTransport.bytesSent ?? 0) > 200_000 && (calleeTransport.bytesSent ?? 0) > 200_000,
+                "sent \(callerTransport.bytesSent ?? 0) / \(calleeTransport.bytesSent ?? 0) bytes")
+        #expect(await eventually {
+            let caller = pair.caller.getStats().transport, callee = pair.callee.getStats().transport
+            return caller.packetsReceived == callee.packetsSent && caller.bytesReceived == callee.bytesSent
+                && callee.packetsReceived == caller.packetsSent && callee.bytesReceived == caller.bytesSent
+        }, "caller \(pair.caller.getStats().transport), callee \(pair.callee.getStats().transport)")
     }
 
     @Test("a message larger than the peer's max-message-size is refused at send, nothing truncated")

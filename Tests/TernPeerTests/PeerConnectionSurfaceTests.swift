@@ -23,10 +23,13 @@ struct PeerConnectionSurfaceTests {
         try await pair.negotiate()
         #expect(await eventually { pair.caller.connectionState == .connected }, "\(pair.diagnosis)")
         #expect(await eventually { pair.caller.iceGatheringState == .complete })
-        let gathering = callerEvents.withLock { $0 }.compactMap { event -> String? in
-            if case let .iceGatheringStateChanged(state) = event { "\(state)" } else { nil }
+        // The events are recorded by the trickle task, which can be a moment behind the state.
+        let gathering: @Sendable () -> [String] = {
+            callerEvents.withLock { $0 }.compactMap { event -> String? in
+                if case let .iceGatheringStateChanged(state) = event { "\(state)" } else { nil }
+            }
         }
-        #expect(gathering == ["gathering", "complete"])
+        #expect(await eventually { gathering() == ["gathering", "complete"] }, "\(gathering())")
 
         // A data channel on a connection without an application section needs a new exchange.
         let before = callerEvents.withLock { $0.filter(\.isNegotiationNeeded).count }

@@ -62,6 +62,8 @@ import TernSDP
         defer { pair.close(); tasks.forEach { $0.cancel() } }
         #expect(pair.caller.localDescription?.sdp.contains("a=sctp-init:") == true)
         #expect(pair.callee.localDescription?.sdp.contains("a=sctp-init") == false, "not answered by a peer that does not use it")
+        // Both associations up (through the handshake) before reading how they came up.
+        #expect(await eventually { pair.caller.getStats().sctpTransport != nil && pair.callee.getStats().sctpTransport != nil })
         #expect(!withoutHandshake(pair.caller) && !withoutHandshake(pair.callee))
         #expect(log.sawHandshake)
     }

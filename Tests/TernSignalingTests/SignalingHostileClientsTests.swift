@@ -39,10 +39,13 @@ struct SignalingHostileClientsTests {
         let eveToken = try await tokens.mint(user: "eve", lifetime: .seconds(60))
         let eve = try RawConnection(port: port)
         #expect(await offPool { eve.upgradeToWebSocket(port: port) })
+        let registeredBefore = server.switchboard.snapshot().gauges.registered
         eve.sendText(SignalingCodec.encode(.register(user: "eve", token: eveToken)))
         let mallory = try await client("mallory")
         let bulky = [AttachedData(dataName: "pad", dataValue: String(repeating: "x", count: 250 * 1024))]
-        try await Task.sleep(for: .milliseconds(200))
+        // Eve's registration (her token checked) before anything rings her: an invite to a
+        // user with no device is refused as `unavailable` and would never reach her socket.
+        #expect(await eventually { server.switchboard.snapshot().gauges.registered >= registeredBefore + 2 }, "eve and mallory registered")
         for index in 0..<60 {
             try? await mallory.send(.invite(Invite(callId: "bulk-\(index)", to: "eve", attachedData: bulky)))
         }
@@ -63,8 +66,9 @@ struct SignalingHostileClientsTests {
         let floodToken = try await tokens.mint(user: "flood", lifetime: .seconds(60))
         let flooder = try RawConnection(port: port)
         #expect(await offPool { flooder.upgradeToWebSocket(port: port) })
+        let registeredBeforeFlood = server.switchboard.snapshot().gauges.registered
         flooder.sendText(SignalingCodec.encode(.register(user: "flood", token: floodToken)))
-        try await Task.sleep(for: .milliseconds(300))  // registered (its token checked)
+        #expect(await eventually { server.switchboard.snapshot().gauges.registered > registeredBeforeFlood }, "the flooder registered (its token checked)")
         let again = SignalingCodec.encode(.register(user: "flood", token: try await tokens.mint(user: "flood", lifetime: .seconds(60))))
         await offPool { for _ in 0..<10_000 { flooder.sendText(again) } }
         // (Its first 200 re-registers are answered, as a burst may be; then 100 refusals in a row close it.)

@@ -81,7 +81,7 @@ extension ICETransport {
 
     private func sendProbe(_ bytes: [UInt8]) {
         do {
-            try send(bytes)
+            _ = try sendUncounted(bytes)
         } catch {
             logger.debug("RTT probe not sent: \(error)")
         }

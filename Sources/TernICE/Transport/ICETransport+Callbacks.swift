@@ -123,6 +123,8 @@ extension ICETransport {
             return
         }
         guard let handler = receiveHandler.withLock({ $0 }) else { return }
+        packetsReceived.add(1, ordering: .relaxed)
+        bytesReceived.add(UInt64(bytes.count), ordering: .relaxed)
         handler.body(Array(bytes))
     }
 

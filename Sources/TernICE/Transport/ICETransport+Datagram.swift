@@ -8,7 +8,14 @@ extension ICETransport {
     /// `sendsOnValidPairs`. Throws `.notConnected` before there is either, `.closed` after `close()`.
     /// An empty datagram is ignored (libnice refuses zero-length sends; no layer above needs one).
     public func send(_ datagram: [UInt8]) throws(DatagramTransportError) {
-        guard !datagram.isEmpty else { return }
+        guard try sendUncounted(datagram) else { return }
+        countSent(packets: 1, bytes: datagram.count)
+    }
+
+    /// `send` without counting it in `traffic` (Tern's RTT probes, which W3C leaves out as it
+    /// does connectivity checks); false when there was nothing to send.
+    func sendUncounted(_ datagram: [UInt8]) throws(DatagramTransportError) -> Bool {
+        guard !datagram.isEmpty else { return false }
         guard datagram.count <= configuration.maximumDatagramSize else {
             throw .tooLarge(size: datagram.count, limit: configuration.maximumDatagramSize)
         }
@@ -22,8 +29,13 @@ extension ICETransport {
             }
         }
         guard let sent else { throw .closed }
-        guard sent < 0 else { return }
+        guard sent < 0 else { return true }
         throw sendFailure("nice_agent_send returned \(sent)")
+    }
+
+    private func countSent(packets: Int, bytes: Int) {
+        packetsSent.add(UInt64(packets), ordering: .relaxed)
+        bytesSent.add(UInt64(bytes), ordering: .relaxed)
     }
 
     /// Why libnice refused to send: nothing to send on yet, closed, or a failure of the socket.
@@ -72,7 +84,10 @@ extension ICETransport {
             }
         }
         guard let sent else { throw .closed }
-        if sent > 0 { return Int(sent) }
+        if sent > 0 {
+            countSent(packets: Int(sent), bytes: batch.prefix(Int(sent)).reduce(0) { $0 + $1.count })
+            return Int(sent)
+        }
         throw sendFailure("nice_agent_send_messages_nonblocking returned \(sent)")
     }
 

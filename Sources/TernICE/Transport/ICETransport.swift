@@ -70,6 +70,9 @@ public final class ICETransport: DatagramTransport, @unchecked Sendable {
     /// currently reported `disconnected` for silence (ICETransport+Liveness.swift). Atomics: the
     /// receive path touches them for every datagram.
     let lastInboundNanoseconds = Atomic<Int64>(0)
+    /// `traffic`'s counters (atomics: every datagram touches them, on either thread).
+    let packetsSent = Atomic<UInt64>(0), bytesSent = Atomic<UInt64>(0)
+    let packetsReceived = Atomic<UInt64>(0), bytesReceived = Atomic<UInt64>(0)
     let silent = Atomic<Bool>(false)
     let agent: NiceAgentHandle
     let streamID: guint
@@ -148,6 +151,12 @@ public final class ICETransport: DatagramTransport, @unchecked Sendable {
             pair.responsesReceived = s.rtt.responsesReceived
             return pair
         }
+    }
+    /// What the transport carried for the layers above it so far (`DatagramTraffic`).
+    public var traffic: DatagramTraffic {
+        DatagramTraffic(packetsSent: packetsSent.load(ordering: .relaxed), bytesSent: bytesSent.load(ordering: .relaxed),
+                        packetsReceived: packetsReceived.load(ordering: .relaxed),
+                        bytesReceived: bytesReceived.load(ordering: .relaxed))
     }
     /// Every local candidate gathered so far (including ones `policy` keeps from signalling).
     public var localCandidates: [ICECandidate] { state.withLock { $0.localCandidates } }

@@ -19,6 +19,12 @@ public struct TransportStats: Sendable, Encodable {
     public var srtpCipher: String?
     public var localCertificateId: String?
     public var remoteCertificateId: String?
+    /// Datagrams (DTLS, SRTP, SRTCP) sent and received on the transport and their bytes
+    /// (`DatagramTraffic`); absent before ICE exists.
+    public var packetsSent: UInt64?
+    public var bytesSent: UInt64?
+    public var packetsReceived: UInt64?
+    public var bytesReceived: UInt64?
     /// Not W3C: remote candidates refused (unusable, over a limit, mDNS names that do not resolve,
     /// more than 256 trickled before their description).
     public var remoteCandidatesDropped: Int?
