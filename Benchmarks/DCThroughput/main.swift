@@ -186,6 +186,8 @@ func awaitPool(_ pc: PeerConnection) async {
 /// DCBENCH_VALID_PAIR=0 keeps data (DTLS) waiting for ICE's selected pair, as with a libnice
 /// without Tern's patch (`ICEConfiguration.sendsOnValidPairs`); DCBENCH_FIRST_CHECK=0 waits one
 /// Ta before the first check, as stock libnice does (`ICEConfiguration.firstCheckAtOnce`).
+/// DCBENCH_DTLS_IN_CHECKS=0 keeps the DTLS handshake out of the connectivity checks
+/// (`PeerConfiguration.negotiatesDTLSInChecks`, on by default).
 func benchConfiguration() -> PeerConfiguration {
     var configuration = PeerConfiguration.loopback
     let environment = ProcessInfo.processInfo.environment
@@ -198,6 +200,7 @@ func benchConfiguration() -> PeerConfiguration {
     if let flag = environment["DCBENCH_SNAP"] { configuration.negotiatesSNAP = flag == "1" }
     if let flag = environment["DCBENCH_VALID_PAIR"] { configuration.ice.sendsOnValidPairs = flag == "1" }
     if let flag = environment["DCBENCH_FIRST_CHECK"] { configuration.ice.firstCheckAtOnce = flag == "1" }
+    if let flag = environment["DCBENCH_DTLS_IN_CHECKS"] { configuration.negotiatesDTLSInChecks = flag == "1" }
     if let address = ProcessInfo.processInfo.environment["DCBENCH_ICE_ADDRESS"] {
         configuration.ice.allowedAddresses = [address]
         configuration.ice.stunPacing = ICEConfiguration().stunPacing

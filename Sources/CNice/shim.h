@@ -43,10 +43,26 @@ static inline gboolean tern_nice_agent_class_has_property(const gchar *name) {
     g_type_class_unref(klass);
     return has;
 }
+static inline guint64 tern_g_object_get_uint64(gpointer object, const gchar *name) {
+    guint64 value = 0;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
 static inline gboolean tern_g_object_get_boolean(gpointer object, const gchar *name) {
     gboolean value = FALSE;
     g_object_get(object, name, &value, NULL);
     return value;
+}
+
+/// `nice_agent_set_dtls_in_stun` of Tern's libnice patch (`dtls-in-stun`), looked up at run
+/// time: Debian's libnice has no such function, and a direct reference would keep Tern from
+/// loading with it. FALSE when the loaded library lacks it or refuses the records.
+static inline gboolean tern_nice_agent_set_dtls_in_stun(NiceAgent *agent, guint stream, guint component,
+                                                        const guint8 *data, gsize length) {
+    typedef gboolean (*Setter)(NiceAgent *, guint, guint, const guint8 *, gsize);
+    extern void *dlsym(void *handle, const char *symbol);
+    Setter setter = (Setter)dlsym((void *)0 /* RTLD_DEFAULT */, "nice_agent_set_dtls_in_stun");
+    return setter != NULL && setter(agent, stream, component, data, length);
 }
 
 #ifdef __linux__

@@ -59,6 +59,13 @@ public struct PeerConfiguration: Sendable {
     /// does not know it (aiortc, Firefox, GStreamer, Chromium without its field trial) answers
     /// without it and the handshake runs as always.
     public var negotiatesSNAP = true
+    /// Offer to carry the DTLS handshake in the ICE connectivity checks (`a=ice-options`
+    /// `x-tern-dtls-in-stun`, Tern's libnice patch): the ClientHello rides in the DTLS client's
+    /// first check and the server's flight in the reply, one round trip less to a connected
+    /// transport (the idea of draft-hancke-webrtc-sped; Docs/ICE.md, "DTLS in the checks").
+    /// Used only when the answer lists it too; other stacks ignore the token and connect as
+    /// always. Offered only where the loaded libnice has the patch.
+    public var negotiatesDTLSInChecks = true
     /// Sees every decrypted RTP, RTCP and SCTP packet (debugging; nil costs nothing). Runs on the
     /// transport's thread under its lock: it must be quick and must not call back into Tern.
     public var packetTap: (@Sendable (TappedPacket) -> Void)?

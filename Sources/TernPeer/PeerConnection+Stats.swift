@@ -63,6 +63,10 @@ extension PeerConnection {
             stats.packetsReceived = traffic.packetsReceived
             stats.bytesReceived = traffic.bytesReceived
         }
+        if let ice {
+            stats.dtlsInChecks = ice.carriesDTLSInChecks
+            stats.dtlsPayloadsReceivedInChecks = ice.dtlsPayloadsReceivedInChecks
+        }
         // Refused by ICE, or before ICE saw them (over the cap of candidates early to their description).
         if ice != nil || earlyCandidatesDropped > 0 {
             stats.remoteCandidatesDropped = (ice?.remoteCandidatesDropped ?? 0) + earlyCandidatesDropped

@@ -64,6 +64,10 @@ extension PeerConnection {
             guard let driver = objects.driver else { return }
             driver.iceConnected()
             driver.perform { core, now in core.start(now: now) }
+        case .carryDTLSInChecks:
+            objects.ice?.carryDTLSInChecks()
+        case .startDTLSInChecks:
+            objects.driver?.perform { core, now in core.start(now: now) }
         case .pairSelectedDuringHandshake:
             objects.driver?.perform { core, now in core.pairSelectedDuringHandshake(now: now) }
         case .updatePathLimits:
@@ -95,6 +99,11 @@ extension PeerConnection {
         guard objects.install(ice: ice) else {
             ice.close()
             return
+        }
+        // Offering DTLS in the checks: the answerer's first check may carry its ClientHello
+        // before its answer arrives (the DTLS transport keeps it until it is built).
+        if read({ $0.jsep.configuration.iceOptions.contains(JSEPConfiguration.dtlsInChecksOption) }) {
+            ice.acceptDTLSInChecks()
         }
         ice.setReceiveHandler { [weak self] datagram in self?.receiveBeforeTransport(datagram) }
         let task = Task { [weak self] in

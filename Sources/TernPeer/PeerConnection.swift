@@ -49,6 +49,8 @@ public final class PeerConnection: Sendable {
         sctpInit = configuration.negotiatesSNAP ? SCTPAssociation.makeInit(config: configuration.sctp) : nil
         let jsepConfiguration = JSEPConfiguration(
             fingerprints: [Fingerprint(algorithm: fingerprint.algorithm.rawValue, bytes: fingerprint.digest)],
+            iceOptions: ["trickle"] + (configuration.negotiatesDTLSInChecks && ICETransport.libniceCarriesDTLSInChecks
+                ? [JSEPConfiguration.dtlsInChecksOption] : []),
             maxMessageSize: UInt64(configuration.maxMessageSize),
             // We read any DTLS record whole, so a Tern peer may send us packets that large.
             sctpMaxPacket: configuration.offersTernExtensions ? DTLSEndpoint.maximumRecordPlaintext : nil,

@@ -94,6 +94,7 @@ final class TransportDriver: Sendable {
 
     private func flush(_ output: TransportCore.Output) {
         let datagrams = output.datagrams
+        var held: [[UInt8]] = []
         var start = datagrams.startIndex
         while start < datagrams.endIndex {
             let end = min(start + Self.batchLimit, datagrams.endIndex)
@@ -111,8 +112,11 @@ final class TransportDriver: Sendable {
                     // failed as a whole: one by one, so that one bad datagram costs only itself.
                 }
             }
-            for datagram in datagrams[start..<end] { send(datagram) }
+            for datagram in datagrams[start..<end] where !send(datagram) { held.append(datagram) }
         }
+        // Held for want of a valid pair: a DTLS flight. Where the peer agreed, the checks carry
+        // it meanwhile (ICETransport+DTLSInChecks.swift); it still goes out once ICE connects.
+        if !held.isEmpty { ice.carryInChecks(held) }
         if !output.events.isEmpty { deliver(output.events) }
     }
 
@@ -120,7 +124,8 @@ final class TransportDriver: Sendable {
     /// packets is several batches.
     private static let batchLimit = 64
 
-    private func send(_ datagram: [UInt8]) {
+    /// Sends one datagram; false when it was held until ICE connects.
+    private func send(_ datagram: [UInt8]) -> Bool {
         do {
             try ice.send(datagram)
         } catch .notConnected {
@@ -129,18 +134,23 @@ final class TransportDriver: Sendable {
                 held?.append(datagram)
                 return true
             }
-            if !held { sendFailures.add(1, ordering: .relaxed) }
+            if held { return false }
+            sendFailures.add(1, ordering: .relaxed)
         } catch {
             sendFailures.add(1, ordering: .relaxed)
         }
+        return true
     }
 
-    /// ICE has a usable pair: sends what was held for it, in order; from now on nothing is held.
+    /// ICE has a usable pair: sends what was held for it, in order; from now on nothing is held
+    /// and the checks carry nothing (a peer that already has a flight from them drops the copy
+    /// as a replayed record, RFC 6347 §4.1.2.6).
     func iceConnected() {
         guard let held = heldUntilConnected.withLock({ held -> [[UInt8]]? in
             defer { held = nil }
             return held
         }) else { return }
+        ice.stopCarryingInChecks()
         for datagram in held {
             do { try ice.send(datagram) } catch { sendFailures.add(1, ordering: .relaxed) }
         }

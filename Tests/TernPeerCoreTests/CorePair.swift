@@ -21,12 +21,18 @@ final class CoreEndpoint {
     /// How many times the core asked for an unanswered ClientHello to be repeated.
     var helloRepeats = 0
     var agentRestarts = 0
+    /// Whether the core had the agent carry DTLS in its checks, and started DTLS for them.
+    var carriesDTLSInChecks = false
+    var dtlsStartedInChecks = false
+    /// The actions other than `.emit`, in order, by name (`"gather"`, `"startDTLS"`…).
+    var actionLog: [String] = []
     let hostAddress: String
 
-    init(name: String, hostAddress: String, seed: UInt64) {
+    init(name: String, hostAddress: String, seed: UInt64, iceOptions: [String] = ["trickle"]) {
         self.name = name
         self.hostAddress = hostAddress
-        let configuration = JSEPConfiguration(fingerprints: [Fingerprint(algorithm: "sha-256", bytes: Array(repeating: UInt8(seed), count: 32))])
+        let configuration = JSEPConfiguration(fingerprints: [Fingerprint(algorithm: "sha-256", bytes: Array(repeating: UInt8(seed), count: 32))],
+                                              iceOptions: iceOptions)
         core = PeerCore(jsep: JSEPSession(configuration: configuration, random: SeededRandom(seed: seed)))
     }
 
@@ -62,8 +68,8 @@ struct ModelAgent {
 /// each side has the other's credentials and a candidate, a model DTLS handshake takes a round
 /// trip. No sockets, no threads, no clock: a run is the same every time.
 final class CorePair {
-    let caller = CoreEndpoint(name: "caller", hostAddress: "10.0.0.1", seed: 1)
-    let callee = CoreEndpoint(name: "callee", hostAddress: "10.0.0.2", seed: 2)
+    let caller: CoreEndpoint
+    let callee: CoreEndpoint
     private let clock = VirtualClock()
     var now: Instant { clock.now }
     /// One-way delay of descriptions on the signaling channel.
@@ -87,8 +93,11 @@ final class CorePair {
     private var queue: [(at: Instant, order: Int, work: () -> Void)] = []
     private var order = 0
 
-    /// A pair whose caller wants a data channel, so the first offer has a section to bundle on.
-    init() {
+    /// A pair whose caller wants a data channel, so the first offer has a section to bundle on;
+    /// each side writes `a=ice-options` with these tokens.
+    init(callerICEOptions: [String] = ["trickle"], calleeICEOptions: [String] = ["trickle"]) {
+        caller = CoreEndpoint(name: "caller", hostAddress: "10.0.0.1", seed: 1, iceOptions: callerICEOptions)
+        callee = CoreEndpoint(name: "callee", hostAddress: "10.0.0.2", seed: 2, iceOptions: calleeICEOptions)
         try? change(caller) { core throws(PeerConnectionError) in try core.addDataChannel() }
     }
 
@@ -172,6 +181,9 @@ final class CorePair {
 
     func perform(_ actions: [PeerCore.Action], at endpoint: CoreEndpoint) {
         for action in actions {
+            if case .emit = action {} else {
+                endpoint.actionLog.append(String(describing: action).prefix { $0 != "(" }.description)
+            }
             switch action {
             case let .createAgent(role):
                 endpoint.agent = ModelAgent(role: role)
@@ -211,6 +223,10 @@ final class CorePair {
                 }
             case .updatePathLimits:
                 break
+            case .carryDTLSInChecks:
+                endpoint.carriesDTLSInChecks = true
+            case .startDTLSInChecks:
+                endpoint.dtlsStartedInChecks = true
             case .pairSelectedDuringHandshake:
                 endpoint.helloRepeats += 1
             case let .emit(event):

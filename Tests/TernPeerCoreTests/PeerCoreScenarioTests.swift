@@ -61,6 +61,50 @@ struct PeerCoreScenarioTests {
         }
     }
 
+    @Test("both sides offering DTLS in the checks: the answerer (DTLS client) builds its transport and makes its ClientHello before its gathering starts the checks; the offerer carries before it gets the answer's candidates")
+    func dtlsInChecksIsPreparedBeforeTheChecks() throws {
+        let option = JSEPConfiguration.dtlsInChecksOption
+        let pair = CorePair(callerICEOptions: ["trickle", option], calleeICEOptions: ["trickle", option])
+        try pair.connect()
+        #expect(pair.operationErrors.isEmpty, "\(pair.operationErrors)")
+        let callee = pair.callee.actionLog, caller = pair.caller.actionLog
+        #expect(pair.callee.carriesDTLSInChecks && pair.callee.dtlsStartedInChecks)
+        #expect(Array(callee.drop { $0 != "carryDTLSInChecks" }.prefix(4))
+                == ["carryDTLSInChecks", "buildTransport", "startDTLSInChecks", "gather"], "\(callee)")
+        #expect(pair.caller.carriesDTLSInChecks && !pair.caller.dtlsStartedInChecks, "the offerer is the DTLS server")
+        let carry = try #require(caller.firstIndex(of: "carryDTLSInChecks"))
+        #expect(caller.lastIndex(of: "applyRemoteICE").map { carry < $0 } == true, "\(caller)")
+        for side in [pair.caller, pair.callee] {
+            #expect(side.transportsBuilt == 1, "\(side.name)")
+            #expect(side.core.connectionState == .connected, "\(side.name): \(side.connectionStates)")
+        }
+    }
+
+    @Test("a pooled answerer (its gathering done before the offer) carries DTLS in its checks too, its ClientHello made as its answer is applied")
+    func dtlsInChecksFromAPooledAnswerer() throws {
+        let option = JSEPConfiguration.dtlsInChecksOption
+        let pair = CorePair(callerICEOptions: ["trickle", option], calleeICEOptions: ["trickle", option])
+        pair.perform(pair.callee.core.startCandidatePool(), at: pair.callee)
+        pair.run(for: .milliseconds(100))
+        try pair.connect()
+        #expect(pair.operationErrors.isEmpty, "\(pair.operationErrors)")
+        #expect(pair.callee.carriesDTLSInChecks && pair.callee.dtlsStartedInChecks, "\(pair.callee.actionLog)")
+        #expect(pair.callee.transportsBuilt == 1 && pair.callee.core.connectionState == .connected)
+    }
+
+    @Test("DTLS in the checks only when both descriptions list it: with one side not offering it neither side carries, DTLS starts as before")
+    func dtlsInChecksNeedsBothSides() throws {
+        for (callerOptions, calleeOptions) in [(["trickle", JSEPConfiguration.dtlsInChecksOption], ["trickle"]),
+                                               (["trickle"], ["trickle", JSEPConfiguration.dtlsInChecksOption])] {
+            let pair = CorePair(callerICEOptions: callerOptions, calleeICEOptions: calleeOptions)
+            try pair.connect()
+            for side in [pair.caller, pair.callee] {
+                #expect(!side.carriesDTLSInChecks && !side.dtlsStartedInChecks, "\(side.name): \(side.actionLog)")
+                #expect(side.dtlsStarted && side.core.connectionState == .connected, "\(side.name)")
+            }
+        }
+    }
+
     @Test("glare: the polite side's remote offer rolls its own offer back; an explicit rollback returns to stable")
     func glareWithRollback() throws {
         let pair = CorePair()

@@ -21,6 +21,8 @@ public final class ICETransport: DatagramTransport, @unchecked Sendable {
         var transportState: ICETransportState = .new
         var gatheringState: ICEGatheringState = .new
         var selectedPair: ICECandidatePair?
+        /// Whether DTLS records ride in connectivity checks (ICETransport+DTLSInChecks.swift).
+        var carriesDTLSInChecks = false
         /// The pair data first left on before selection (`ICEEvent.validPairFound`).
         var validPair: ICECandidatePair?
         var localCandidates: [ICECandidate] = []
@@ -154,9 +156,11 @@ public final class ICETransport: DatagramTransport, @unchecked Sendable {
     }
     /// What the transport carried for the layers above it so far (`DatagramTraffic`).
     public var traffic: DatagramTraffic {
-        DatagramTraffic(packetsSent: packetsSent.load(ordering: .relaxed), bytesSent: bytesSent.load(ordering: .relaxed),
-                        packetsReceived: packetsReceived.load(ordering: .relaxed),
-                        bytesReceived: bytesReceived.load(ordering: .relaxed))
+        let inChecks = receivedInChecks
+        let packets = packetsReceived.load(ordering: .relaxed), bytes = bytesReceived.load(ordering: .relaxed)
+        return DatagramTraffic(packetsSent: packetsSent.load(ordering: .relaxed), bytesSent: bytesSent.load(ordering: .relaxed),
+                               packetsReceived: packets - min(packets, inChecks.payloads),
+                               bytesReceived: bytes - min(bytes, inChecks.bytes))
     }
     /// Every local candidate gathered so far (including ones `policy` keeps from signalling).
     public var localCandidates: [ICECandidate] { state.withLock { $0.localCandidates } }

@@ -25,7 +25,8 @@ extension PeerCore {
         actions += prepareAgent(localOffer: description.type == .offer)
         if !gathering {
             localDescriptionAwaitingGather = description.type
-            return actions + startGathering()
+            // An answer's gathering starts the checks: what they carry must be there first.
+            return actions + prepareDTLSInChecks() + startGathering()
         }
         if agentCredentials != jsep.localCredentials {
             // A new ICE generation: the old remote credentials and end-of-candidates do not carry
@@ -37,7 +38,7 @@ extension PeerCore {
             validPair = nil  // the restarted agent's check list starts empty
             actions.append(.restartAgent(jsep.localCredentials))
         }
-        return actions + finishLocalDescription(description.type)
+        return actions + prepareDTLSInChecks() + finishLocalDescription(description.type)
     }
 
     /// What the agent gathered while `gather` ran (libnice finds host candidates at once): taken
@@ -71,6 +72,7 @@ extension PeerCore {
         var actions: [Action] = [.emit(.signalingStateChanged(jsep.signalingState))]
         guard description.type != .rollback else { return actions }
         actions += prepareAgent(localOffer: false)
+        actions += prepareDTLSInChecks()
         actions += applyRemoteICE()
         return actions + negotiationIfComplete()
     }
@@ -239,6 +241,21 @@ extension PeerCore {
         earlyRemoteCandidates = []
         let endOfCandidates = remoteEndOfCandidates || remote.media.contains { $0.endOfCandidates }
         return [.applyRemoteICE(credentials: credentials, candidates: candidates, endOfCandidates: endOfCandidates)]
+    }
+
+    /// When the first exchange completes and both descriptions offer DTLS in the checks
+    /// (`JSEPConfiguration.dtlsInChecksOption`): the agent carries it; as the DTLS client, the
+    /// transport is built and the handshake started now, before the checks that carry it.
+    private mutating func prepareDTLSInChecks() -> [Action] {
+        let option = JSEPConfiguration.dtlsInChecksOption
+        guard !carriesDTLSInChecks, !transportBuilt, jsep.signalingState == .stable,
+              jsep.configuration.iceOptions.contains(option), let negotiated = jsep.negotiated,
+              let transport = negotiated.transport, transport.remoteICEOptions.contains(option)
+        else { return [] }
+        carriesDTLSInChecks = true
+        guard transport.dtlsRole == .client else { return [.carryDTLSInChecks] }
+        transportBuilt = true
+        return [.carryDTLSInChecks, .buildTransport(transport, dataChannel: negotiated.dataChannel), .startDTLSInChecks]
     }
 
     /// When offer and answer are both applied: build the transport on the first exchange and

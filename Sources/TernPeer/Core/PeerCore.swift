@@ -39,6 +39,12 @@ package struct PeerCore: Sendable {
                                 dataChannel: NegotiatedDataChannel?)
         /// ICE can carry data: start the DTLS handshake (does nothing the second time).
         case startDTLS
+        /// Both descriptions offer DTLS in the connectivity checks: have the agent carry it
+        /// (ICETransport+DTLSInChecks.swift), before its checks start.
+        case carryDTLSInChecks
+        /// As the DTLS client with DTLS in the checks: start the handshake before ICE can carry
+        /// data, so that the ClientHello rides in the first check.
+        case startDTLSInChecks
         /// The selected pair changed: read its path limits into the transport.
         case updatePathLimits
         /// ICE selected its first pair after DTLS had started on a valid one: repeat a
@@ -80,6 +86,8 @@ package struct PeerCore: Sendable {
     package internal(set) var earlyRemoteCandidatesDropped = 0
     var remoteEndOfCandidates = false
     var transportBuilt = false
+    /// Whether the agent was told to carry DTLS in its checks (`carryDTLSInChecks`).
+    package internal(set) var carriesDTLSInChecks = false
 
     package internal(set) var iceState = ICETransportState.new
     package internal(set) var gatheringState = ICEGatheringState.new

@@ -25,6 +25,11 @@ public struct TransportStats: Sendable, Encodable {
     public var bytesSent: UInt64?
     public var packetsReceived: UInt64?
     public var bytesReceived: UInt64?
+    /// Not W3C: whether the DTLS handshake rode in the connectivity checks (both descriptions
+    /// offered it, `PeerConfiguration.negotiatesDTLSInChecks`), and how many DTLS payloads the
+    /// peer's checks and replies carried to us; absent before ICE exists.
+    public var dtlsInChecks: Bool?
+    public var dtlsPayloadsReceivedInChecks: Int?
     /// Not W3C: remote candidates refused (unusable, over a limit, mDNS names that do not resolve,
     /// more than 256 trickled before their description).
     public var remoteCandidatesDropped: Int?

@@ -31,6 +31,11 @@ public struct JSEPConfiguration: Sendable, Equatable {
 
     /// The name of the attribute carrying `sctpMaxPacket`.
     public static let sctpMaxPacketAttribute = "x-tern-sctp-max-packet"
+    /// The `a=ice-options` token (RFC 8839 §5.6) by which a Tern peer offers to carry the DTLS
+    /// handshake in its connectivity checks (Docs/ICE.md, "DTLS in the checks"): used when both
+    /// descriptions list it. Tern's own extension, like `sctpMaxPacketAttribute`: other stacks
+    /// ignore an unknown token (RFC 8839 §5.6).
+    public static let dtlsInChecksOption = "x-tern-dtls-in-stun"
 
     /// The mid header extension URI (RFC 9143 §15), needed to demultiplex BUNDLE.
     public static let midExtension = "urn:ietf:params:rtp-hdrext:sdes:mid"

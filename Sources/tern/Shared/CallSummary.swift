@@ -108,8 +108,11 @@ struct CallSummary {
         cipherSuite = peer.dtlsConnectionInfo?.cipherSuite
         dtlsDescription = peer.dtlsConnectionInfo?.description
         let stats = peer.getStats()
-        if let sctp = stats.sctpTransport {
-            setupPath = sctp.establishedWithoutHandshake ? "snap" : "none"
+        // Which set-up accelerations were used: SNAP, DTLS in the checks, both ("snap+dtlsInStun"), or none.
+        let accelerations = [stats.sctpTransport?.establishedWithoutHandshake == true ? "snap" : nil,
+                             stats.transport.dtlsInChecks == true ? "dtlsInStun" : nil].compactMap { $0 }
+        if stats.sctpTransport != nil || stats.transport.dtlsInChecks != nil {
+            setupPath = accelerations.isEmpty ? "none" : accelerations.joined(separator: "+")
         }
         pairRoundTripMs = stats.candidatePair?.currentRoundTripTime.map { $0 * 1000 }
         availableOutgoingBitrate = stats.candidatePair?.availableOutgoingBitrate
