@@ -102,9 +102,7 @@ extension PeerConnection {
         }
         // Offering DTLS in the checks: the answerer's first check may carry its ClientHello
         // before its answer arrives (the DTLS transport keeps it until it is built).
-        if read({ $0.jsep.configuration.iceOptions.contains(JSEPConfiguration.dtlsInChecksOption) }) {
-            ice.acceptDTLSInChecks()
-        }
+        if read(\.offersDTLSInChecks) { ice.acceptDTLSInChecks() }
         ice.setReceiveHandler { [weak self] datagram in self?.receiveBeforeTransport(datagram) }
         let task = Task { [weak self] in
             for await event in ice.events {

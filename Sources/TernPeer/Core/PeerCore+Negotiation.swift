@@ -247,10 +247,9 @@ extension PeerCore {
     /// (`JSEPConfiguration.dtlsInChecksOption`): the agent carries it; as the DTLS client, the
     /// transport is built and the handshake started now, before the checks that carry it.
     private mutating func prepareDTLSInChecks() -> [Action] {
-        let option = JSEPConfiguration.dtlsInChecksOption
-        guard !carriesDTLSInChecks, !transportBuilt, jsep.signalingState == .stable,
-              jsep.configuration.iceOptions.contains(option), let negotiated = jsep.negotiated,
-              let transport = negotiated.transport, transport.remoteICEOptions.contains(option)
+        guard offersDTLSInChecks, !carriesDTLSInChecks, !transportBuilt, jsep.signalingState == .stable,
+              let negotiated = jsep.negotiated, let transport = negotiated.transport,
+              transport.remoteICEOptions.contains(JSEPConfiguration.dtlsInChecksOption)
         else { return [] }
         carriesDTLSInChecks = true
         guard transport.dtlsRole == .client else { return [.carryDTLSInChecks] }

@@ -88,6 +88,8 @@ package struct PeerCore: Sendable {
     var transportBuilt = false
     /// Whether the agent was told to carry DTLS in its checks (`carryDTLSInChecks`).
     package internal(set) var carriesDTLSInChecks = false
+    /// Whether our descriptions offer DTLS in the checks (`JSEPConfiguration.dtlsInChecksOption`).
+    package var offersDTLSInChecks: Bool { jsep.configuration.iceOptions.contains(JSEPConfiguration.dtlsInChecksOption) }
 
     package internal(set) var iceState = ICETransportState.new
     package internal(set) var gatheringState = ICEGatheringState.new
