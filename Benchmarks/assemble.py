@@ -66,8 +66,8 @@ ROWS = [
      "PeerConfiguration.loopback (Ta = 1 ms and aggressive nomination, one possible pair; Docs/ICE.md "
      "\"Nomination\"), which no real network may use. What `tern call --loopback` and the tests use."),
     ("setup_ms_stock_libnice", "Labelled, not a headline: setup_ms with Tern's libnice patch unused on both "
-     "sides (DCBENCH_VALID_PAIR=0 DCBENCH_FIRST_CHECK=0 DCBENCH_DTLS_IN_CHECKS=0: ICEConfiguration.sendsOnValidPairs, "
-     "firstCheckAtOnce and PeerConfiguration.negotiatesDTLSInChecks off), so DTLS waits for the selected pair and the first check for a Ta tick, as with "
+     "sides (DCBENCH_VALID_PAIR=0 DCBENCH_FIRST_CHECK=0: ICEConfiguration.sendsOnValidPairs and "
+     "firstCheckAtOnce off), so DTLS waits for the selected pair and the first check for a Ta tick, as with "
      "Debian's libnice: what the patch saves (Docs/ICE.md, \"Tern's libnice patch\")."),
     ("setup_ms_first", "The first connection of a fresh process pair (the throughput runs: a new child process "
      "each): one-time work included (libsrtp's initialisation, Swift metadata, page faults). Peer: aiortc's "
@@ -107,13 +107,12 @@ ROWS = [
     ("dc_throughput_rtt50_tern_extensions_Mbps", "Tern ↔ Tern only, not a headline: the same with the Tern↔Tern "
      "SCTP extensions negotiated (1,500-byte-MTU packets found by path MTU discovery, a SACK every eighth packet, "
      "no pacing; issue #7 goal: ≥ 200 Mbit/s)."),
-    ("setup_ms_rtt50_tern_extensions", "Set-up latency with the extensions negotiated: set-up-only runs (--bytes 0), "
-     "one long-lived child, 3 set-ups after the pair's first, per round."),
+    ("setup_ms_rtt50_tern_extensions", "Tern ↔ Tern only, not a headline: set-up latency with the Tern↔Tern "
+     "extensions negotiated, which include DTLS in the ICE checks (the ClientHello in the first check, the "
+     "server's flight in its reply; Tern's own wire format, Docs/ICE.md \"DTLS in the checks\"): set-up-only runs "
+     "(--bytes 0), one long-lived child, 3 set-ups after the pair's first, per round."),
     ("setup_ms_rtt50_without_snap", "Labelled, not a headline: setup_ms_rtt50 with SNAP off on both Tern sides "
      "(DCBENCH_SNAP=0), so the SCTP handshake runs as with a peer that has no SNAP: what SNAP saves."),
-    ("setup_ms_rtt50_without_dtls_in_checks", "Labelled, not a headline: setup_ms_rtt50 with the DTLS handshake "
-     "kept out of the connectivity checks on both Tern sides (DCBENCH_DTLS_IN_CHECKS=0), so DTLS starts on the "
-     "first valid pair as with a peer that does not offer it: what carrying it in the checks saves."),
     ("setup_ms_rtt50_stock_libnice", "Labelled, not a headline: setup_ms_rtt50 with Tern's libnice patch unused "
      "on both sides (as setup_ms_stock_libnice): DTLS starts when nomination has selected a pair."),
     ("setup_rtt50_round_trips", "setup_ms_rtt50 in round trips of the lab path: Tern ↔ Tern set-up / 50 ms (the "
@@ -122,9 +121,9 @@ ROWS = [
     ("setup_ms_rtt50", "Set-up latency at 50 ms RTT across the same lab path (createOffer → channel open on both "
      "sides): set-up-only runs (--bytes 0) with one long-lived child, 3 set-ups after the pair's first left out, "
      "per round of 3, for every stack (the transfers' own set-ups, a fresh pair's first, are not a figure). Between "
-     "Tern peers SNAP and DTLS in the connectivity checks are negotiated (both on by default), so no SCTP "
-     "handshake and the DTLS ClientHello rides in the first check; aiortc has neither and runs both handshakes "
-     "after ICE (setup_ms_rtt50_without_snap, setup_ms_rtt50_without_dtls_in_checks: Tern ↔ Tern without each)."),
+     "Tern peers SNAP is negotiated (the default), so no SCTP handshake; aiortc has no SNAP and runs it "
+     "(setup_ms_rtt50_without_snap: Tern ↔ Tern without SNAP). DTLS in the ICE checks, also on by default "
+     "between Tern peers, is Tern's own wire format and so left to setup_ms_rtt50_tern_extensions."),
     ("dc_throughput_rtt50_Mbps_chromium_pair", "Tern's 50 ms-RTT throughput next to Chromium's in-page pair at 50 ms "
      "RTT: Benchmarks/chromium/pair_bench.py --delay-ms 25 runs the page in a namespace with only lo and sends "
      "every UDP packet leaving lo through the lab's delayer (25 ms each way; lo's MTU, where Tern's row crosses "

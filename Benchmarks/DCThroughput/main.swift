@@ -180,14 +180,14 @@ func awaitPool(_ pc: PeerConnection) async {
 ///
 /// DCBENCH_PROFILE=defaults is what an application ships with: `ICEConfiguration`'s defaults
 /// (5 ms pacing, regular nomination) on 127.0.0.1 and no Tern↔Tern extensions, so two Tern
-/// processes do what two standard stacks do (the headline rows). DCBENCH_EXTENSIONS=1 offers
-/// the extensions on top of whichever profile. DCBENCH_SNAP=0 turns SNAP off (it is on by
+/// processes do what two standard stacks do (the headline rows). The Tern↔Tern extensions are
+/// the SCTP ones (`offersTernExtensions`) and DTLS in the ICE checks (`negotiatesDTLSInChecks`):
+/// both Tern's own wire formats, which no other stack speaks. DCBENCH_EXTENSIONS=1 offers them
+/// on top of whichever profile; DCBENCH_DTLS_IN_CHECKS=0/1 then sets DTLS in the checks alone. DCBENCH_SNAP=0 turns SNAP off (it is on by
 /// default, as `PeerConfiguration` ships), to measure the SCTP handshake it saves.
 /// DCBENCH_VALID_PAIR=0 keeps data (DTLS) waiting for ICE's selected pair, as with a libnice
 /// without Tern's patch (`ICEConfiguration.sendsOnValidPairs`); DCBENCH_FIRST_CHECK=0 waits one
 /// Ta before the first check, as stock libnice does (`ICEConfiguration.firstCheckAtOnce`).
-/// DCBENCH_DTLS_IN_CHECKS=0 keeps the DTLS handshake out of the connectivity checks
-/// (`PeerConfiguration.negotiatesDTLSInChecks`, on by default).
 func benchConfiguration() -> PeerConfiguration {
     var configuration = PeerConfiguration.loopback
     let environment = ProcessInfo.processInfo.environment
@@ -195,12 +195,16 @@ func benchConfiguration() -> PeerConfiguration {
         configuration.ice.stunPacing = ICEConfiguration().stunPacing
         configuration.ice.nomination = ICEConfiguration().nomination
         configuration.offersTernExtensions = false
+        configuration.negotiatesDTLSInChecks = false
     }
-    if let flag = environment["DCBENCH_EXTENSIONS"] { configuration.offersTernExtensions = flag == "1" }
+    if let flag = environment["DCBENCH_EXTENSIONS"] {
+        configuration.offersTernExtensions = flag == "1"
+        configuration.negotiatesDTLSInChecks = flag == "1"
+    }
+    if let flag = environment["DCBENCH_DTLS_IN_CHECKS"] { configuration.negotiatesDTLSInChecks = flag == "1" }
     if let flag = environment["DCBENCH_SNAP"] { configuration.negotiatesSNAP = flag == "1" }
     if let flag = environment["DCBENCH_VALID_PAIR"] { configuration.ice.sendsOnValidPairs = flag == "1" }
     if let flag = environment["DCBENCH_FIRST_CHECK"] { configuration.ice.firstCheckAtOnce = flag == "1" }
-    if let flag = environment["DCBENCH_DTLS_IN_CHECKS"] { configuration.negotiatesDTLSInChecks = flag == "1" }
     if let address = ProcessInfo.processInfo.environment["DCBENCH_ICE_ADDRESS"] {
         configuration.ice.allowedAddresses = [address]
         configuration.ice.stunPacing = ICEConfiguration().stunPacing
