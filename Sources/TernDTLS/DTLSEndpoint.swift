@@ -122,7 +122,7 @@ public final class DTLSEndpoint {
     /// passes, or nil.
     public var nextTimeout: Instant? {
         switch state {
-        case .connecting: [io.timer.deadline, handshakeDeadline].compactMap { $0 }.min()
+        case .connecting: .earliest(io.timer.deadline, handshakeDeadline)
         case .connected: io.timer.deadline
         default: nil
         }

@@ -130,16 +130,18 @@ struct MediaEngine {
     var hasRTPStreams: Bool { !senders.isEmpty || !receivers.isEmpty }
 
     var nextTimeout: Instant? {
-        var deadlines = hasRTPStreams ? [rtcpSchedule.nextTransmission] : []
-        if let feedback = nextTransportFeedback { deadlines.append(feedback) }
-        if let paced = pacer.nextTimeout { deadlines.append(paced) }
+        var next = hasRTPStreams ? rtcpSchedule.nextTransmission : nil
+        next = .earliest(next, nextTransportFeedback)
+        if !pacer.isEmpty { next = .earliest(next, pacer.nextTimeout) }
         for receiver in receivers.values {
-            if let nack = receiver.nack?.nextTimeout(rtt: nil) { deadlines.append(nack) }
-            if let assembler = receiver.assembler?.nextTimeout { deadlines.append(assembler) }
-            if let audio = receiver.audioBuffer?.nextTimeout { deadlines.append(audio) }
-            if receiver.keyframeRequestPending { deadlines.append(receiver.lastPLI.map { $0 + MediaReceiver.pliInterval } ?? .zero) }
+            next = .earliest(next, receiver.nack?.nextTimeout(rtt: nil))
+            next = .earliest(next, receiver.assembler?.nextTimeout)
+            next = .earliest(next, receiver.audioBuffer?.nextTimeout)
+            if receiver.keyframeRequestPending {
+                next = .earliest(next, receiver.lastPLI.map { $0 + MediaReceiver.pliInterval } ?? .zero)
+            }
         }
-        return deadlines.min()
+        return next
     }
 
     mutating func handleTimeout(now: Instant, into output: inout TransportCore.Output) {

@@ -7,7 +7,7 @@ extension TransportCore {
     /// Moves SCTP packets into DTLS records and SCTP events out as `TransportEvent`s.
     func pumpSCTP(now: Instant) {
         guard let sctp else { return }
-        sctp.association.sendRateLimit = media.dataChannelLimit(now: now)
+        sctp.association.sendRateLimit = readMediaInPlace { $0.dataChannelLimit(now: now) }
         while let packet = sctp.pollTransmit(now: now) {
             guard dtls.state == .connected else { continue }  // nothing can carry it; SCTP retransmits
             parameters.tap?(TappedPacket(direction: .outbound, kind: .sctp, bytes: packet))

@@ -124,7 +124,15 @@ final class TransportCore {
 
     /// The earliest time `handleTimeout` has work to do.
     var nextTimeout: Instant? {
-        [dtls.nextTimeout, sctp?.nextTimeout, media.nextTimeout].compactMap { $0 }.min()
+        let mediaDeadline = readMediaInPlace { $0.nextTimeout }
+        return .earliest(.earliest(dtls.nextTimeout, sctp?.nextTimeout), mediaDeadline)
+    }
+
+    /// Runs a read of `media` on the stored value. A non-mutating call on a struct stored in a
+    /// class is made on a copy (every dictionary and array of the engine retained, then
+    /// released), and reads like `nextTimeout` run for every datagram.
+    func readMediaInPlace<Value>(_ read: (inout MediaEngine) -> Value) -> Value {
+        read(&media)
     }
 
     func handleTimeout(now: Instant) {

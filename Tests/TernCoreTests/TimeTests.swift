@@ -13,6 +13,14 @@ struct TimeTests {
         #expect(Duration.milliseconds(1500).seconds == 1.5)
     }
 
+    @Test("earliest of two optional deadlines ignores a missing one and is nil only when both are")
+    func earliestOfOptionalDeadlines() {
+        let early = Instant.zero + .milliseconds(5), late = Instant.zero + .milliseconds(9)
+        #expect(Instant.earliest(early, late) == early && Instant.earliest(late, early) == early)
+        #expect(Instant.earliest(nil, late) == late && Instant.earliest(early, nil) == early)
+        #expect(Instant.earliest(nil, nil) == nil)
+    }
+
     @Test("adding to distantFuture saturates instead of wrapping")
     func distantFutureSaturates() {
         #expect(Instant.distantFuture + .seconds(1) == .distantFuture)

@@ -156,4 +156,18 @@ import TernRTP
         pacer.discardQueued()
         #expect(pacer.queuedPackets == 0 && pacer.queuedBytes == 0 && pacer.nextTimeout == nil)
     }
+
+    @Test("isEmpty holds exactly while nextTimeout has nothing to wait for: empty, queued, probing, drained")
+    func isEmptyMatchesNothingToWaitFor() {
+        var pacer = Pacer<Tagged>(targetRate: 300_000)
+        #expect(pacer.isEmpty && pacer.nextTimeout == nil)
+        pacer.enqueue(Tagged(priority: .video, index: 0), size: 1_000, priority: .video, now: .zero)
+        #expect(!pacer.isEmpty && pacer.nextTimeout != nil)
+        _ = pacer.poll(now: .zero)
+        #expect(pacer.isEmpty && pacer.nextTimeout == nil)
+        pacer.startProbe(ProbeCluster(id: 1, rate: 600_000))
+        #expect(!pacer.isEmpty && pacer.nextTimeout != nil, "a probe to run is work to wake for")
+        pacer.discardQueued()
+        #expect(pacer.isEmpty && pacer.nextTimeout == nil)
+    }
 }

@@ -30,6 +30,15 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
         .nanoseconds(lhs.nanoseconds &- rhs.nanoseconds)
     }
 
+    /// The earlier of two optional deadlines, nil meaning "none". Timers are re-armed after
+    /// every datagram, so their deadlines are folded with this rather than through an array.
+    @inlinable
+    public static func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return Swift.min(a, b)
+    }
+
     /// Milliseconds since the origin, for traces.
     public var milliseconds: Double { Double(nanoseconds) / 1_000_000 }
 

@@ -173,6 +173,10 @@ public struct Pacer<Packet: Sendable>: Sendable {
         if probes[0].remaining <= 0, probes[0].packetsLeft <= 0 { probes.removeFirst() }
     }
 
+    /// Nothing waits and no probe is to run, so `nextTimeout` is nil (a cheap test for callers
+    /// that ask on every datagram).
+    public var isEmpty: Bool { queuedPackets == 0 && probes.isEmpty }
+
     /// When the next waiting packet may leave (nil when nothing waits, or only what the
     /// congestion window holds back: feedback, which reopens it, wakes the sender anyway).
     public var nextTimeout: Instant? {

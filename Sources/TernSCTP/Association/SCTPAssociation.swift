@@ -206,8 +206,11 @@ public final class SCTPAssociation {
 
     /// When `handleTimeout(now:)` must next be called; nil when no timer runs.
     public var nextTimeout: Instant? {
-        [t1Deadline, t2Deadline, t3Deadline, delayedAckDeadline, heartbeatDeadline, heartbeatAckDeadline, reconfigDeadline,
-         pathMTU.probeDeadline, pacingRelease, staleFragmentDeadline].compactMap { $0 }.min()
+        let retransmission = Instant.earliest(.earliest(t1Deadline, t2Deadline), t3Deadline)
+        let acknowledgement = Instant.earliest(delayedAckDeadline, .earliest(heartbeatDeadline, heartbeatAckDeadline))
+        let other = Instant.earliest(.earliest(reconfigDeadline, pathMTU.probeDeadline),
+                                     .earliest(pacingRelease, staleFragmentDeadline))
+        return .earliest(retransmission, .earliest(acknowledgement, other))
     }
 
     /// The pacing rate, bytes per second: the window spread over a smoothed round trip, with
