@@ -88,4 +88,18 @@ import TernCore
         }
         #expect(firstTSN == described.initialTSN, "the first TSN is the described Initial TSN")
     }
+
+    @Test func theFirstDataLeavesBeforeThePathMTUProbe() throws {
+        let config = SCTPAssociationConfig.testDefault(seed: 9)
+        let association = SCTPAssociation(config: config, localInit: SCTPAssociation.makeInit(config: config))
+        try association.send([1, 2, 3], streamIdentifier: 0, payloadProtocolIdentifier: 53, now: .zero)
+        association.connect(peerInit: SCTPAssociation.makeInit(config: config), now: .zero)
+        var kinds: [String] = []
+        while let bytes = association.pollTransmit(now: .zero) {
+            let chunks = try SCTPPacket.parse(bytes).chunks
+            if chunks.contains(where: { if case .data = $0 { true } else { false } }) { kinds.append("data") }
+            if chunks.contains(where: { if case .heartbeat = $0 { true } else { false } }) { kinds.append("probe") }
+        }
+        #expect(kinds == ["data", "probe"], "the peer waits for the DATA (a DCEP OPEN); the probe follows it")
+    }
 }

@@ -12,10 +12,6 @@ extension SCTPAssociation {
         }
         guard peerTag != 0, !terminated else { return nil }
         if state == .cookieEchoed, cookieEchoDue, let cookie = pendingCookie { return cookieEchoPacket(cookie, now: now) }
-        if state == .established, let size = pathMTU.probeToSend(now: now, nonce: UInt32.random(in: 1...UInt32.max, using: &random)) {
-            stats.packetsSent += 1
-            return PathMTUProbe.packet(size: size, nonce: pathMTU.probeNonce, header: packetHeader())
-        }
         maybeStartReset(now: now)
         let mtu = config.mtu
         var out = packetHeader()
@@ -71,10 +67,20 @@ extension SCTPAssociation {
                 if wantsImmediateAck { out[offset + 1] |= 0x08 }  // the flags byte
             }
         }
-        guard count > 0 else { return nil }
+        // A path MTU probe (RFC 8899) goes once nothing else is ready: behind the first DATA of a
+        // new association (the DCEP OPEN), which the peer is waiting for.
+        guard count > 0 else { return pathMTUProbe(now: now) }
         SCTPPacket.finalize(&out)
         stats.packetsSent += 1
         return out
+    }
+
+    private func pathMTUProbe(now: Instant) -> [UInt8]? {
+        guard state == .established,
+              let size = pathMTU.probeToSend(now: now, nonce: UInt32.random(in: 1...UInt32.max, using: &random))
+        else { return nil }
+        stats.packetsSent += 1
+        return PathMTUProbe.packet(size: size, nonce: pathMTU.probeNonce, header: packetHeader())
     }
 
     /// COOKIE ECHO first, then DATA (RFC 9260 §5.1 step C allows the bundling): a channel created
