@@ -12,7 +12,9 @@ public enum HMACSHA256 {
         Array(HMAC<SHA256>.authenticationCode(for: Array(message), using: SymmetricKey(data: key)))
     }
 
-    /// Compares two MACs without an early exit.
+    /// Compares two MACs without an early exit. Inlinable, so that it is specialised for the
+    /// caller's collections (unspecialised, every byte went through zip's generic iterator).
+    @inlinable
     public static func equal(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         var diff: UInt8 = 0

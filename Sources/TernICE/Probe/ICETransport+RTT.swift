@@ -34,8 +34,10 @@ extension ICETransport {
     /// it does not answer probes (not a Tern peer).
     func sendRoundTripProbe() {
         let now = clock.now()
-        var id = [UInt8](repeating: 0, count: PairProbeMessage.idCount)
-        for i in id.indices { id[i] = UInt8.random(in: .min ... .max) }
+        // Two draws of the system generator (a getrandom call each), not one per byte.
+        var random = SystemRandomNumberGenerator()
+        let words = [random.next(), random.next()] as [UInt64]
+        let id = Array(words.withUnsafeBytes { $0.prefix(PairProbeMessage.idCount) })
         let request = state.withLock { s -> [UInt8]? in
             let wasIgnoring = s.rtt.peerIgnoresProbes()
             for _ in 0..<s.rtt.expire(now: now) {
