@@ -47,14 +47,15 @@ public final class PeerConnection: Sendable {
         }
         let fingerprint = certificate.fingerprint(.sha256)
         sctpInit = configuration.negotiatesSNAP ? SCTPAssociation.makeInit(config: configuration.sctp) : nil
-        let jsepConfiguration = JSEPConfiguration(
+        var jsepConfiguration = JSEPConfiguration(
             fingerprints: [Fingerprint(algorithm: fingerprint.algorithm.rawValue, bytes: fingerprint.digest)],
-            iceOptions: ["trickle"] + (configuration.negotiatesDTLSInChecks && ICETransport.libniceCarriesDTLSInChecks
-                ? [JSEPConfiguration.dtlsInChecksOption] : []),
             maxMessageSize: UInt64(configuration.maxMessageSize),
             // We read any DTLS record whole, so a Tern peer may send us packets that large.
             sctpMaxPacket: configuration.offersTernExtensions ? DTLSEndpoint.maximumRecordPlaintext : nil,
             sctpInit: sctpInit?.serializedChunk)
+        if configuration.negotiatesDTLSInChecks && ICETransport.libniceCarriesDTLSInChecks {
+            jsepConfiguration.iceOptions.append(JSEPConfiguration.dtlsInChecksOption)
+        }
         var seed = SystemRandomNumberGenerator()
         let jsep = JSEPSession(configuration: jsepConfiguration, random: SeededRandom(seed: seed.next()))
         core = Mutex(PeerCore(jsep: jsep))
