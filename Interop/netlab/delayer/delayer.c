@@ -6,7 +6,7 @@
  *
  *   iptables-legacy -A FORWARD -j NFQUEUE --queue-num 0 --queue-bypass   (last rule!)
  *   delayer --queue 0 --delay 25 [--jitter 5] [--reorder] [--maxlen N] [--fail-open]
- *           [--seed S] [--stats FILE] [--pidfile FILE]
+ *           [--tick MS] [--seed S] [--stats FILE] [--pidfile FILE]
  *
  * How it works
  * - Packets arrive as metadata only (NFQNL_COPY_META): the kernel keeps the packet and
@@ -21,6 +21,12 @@
  * - Verdicts are batched. In order-keeping mode the due packets are always a prefix of the
  *   ids, so one NFQNL_MSG_VERDICT_BATCH (accept every id <= N) releases all of them. With
  *   --reorder, one NFQNL_MSG_VERDICT per packet, many packed into one sendto().
+ * - Wake-ups are coalesced on a tick T (--tick, default 0.5 ms; 0 = exact): wake-ups are
+ *   at least T/2 apart and each takes every packet due within T/4 of it, so a packet leaves
+ *   within about T/4 of its due time, early or late; while packets keep arriving the socket
+ *   is read every T instead of on each arrival (an arrival read that way is dated at the
+ *   middle of the interval it came in). Waking
+ *   once per packet cost ~60 % of a core in scheduling alone at ~20,000 packets/s.
  * - Overflow: the kernel queue holds up to --maxlen packets (default 200000); the netlink
  *   socket gets a 64 MiB receive buffer and NETLINK_NO_ENOBUFS. With --fail-open the kernel
  *   accepts (undelayed) what does not fit instead of dropping it. Either way the kernel
@@ -68,16 +74,18 @@ static size_t heap_len, heap_cap;
 
 static struct {
     unsigned queue;
-    uint64_t delay_ns, jitter_ns;
+    uint64_t delay_ns, jitter_ns, tick_ns;
     int reorder, fail_open;
     uint32_t maxlen;
     uint64_t seed;
     const char *stats_path, *pid_path;
-} cfg = { .queue = 0, .maxlen = 200000, .seed = 0x9E3779B97F4A7C15ull };
+} cfg = { .queue = 0, .maxlen = 200000, .tick_ns = 500000, .seed = 0x9E3779B97F4A7C15ull };
 
 static struct {
     uint64_t received, released, max_held, verdict_msgs, sends, errors, recv_overruns;
     uint64_t late_sum_ns, late_max_ns;  /* how long after its due time each packet was released */
+    uint64_t early_sum_ns, early_max_ns; /* how long before it (at most tick/4) */
+    uint64_t wakeups;
 } st;
 
 static volatile sig_atomic_t stop_requested;
@@ -159,17 +167,22 @@ static void put_verdict(int type, uint32_t id) {
     st.verdict_msgs++;
 }
 
-/* Release every packet due at or before `now` (everything when `all`). */
+/* Release every packet due at or before `now` + tick/4 (everything when `all`). */
 static void release_due(uint64_t now, int all) {
     uint32_t batch_id = 0;
     int have_batch = 0;
-    while (heap_len && (all || heap[0].due <= now)) {
+    uint64_t horizon = now + cfg.tick_ns / 4;
+    while (heap_len && (all || heap[0].due <= horizon)) {
         struct held h = heap_pop();
         st.released++;
         if (!all && now > h.due) {
             uint64_t late = now - h.due;
             st.late_sum_ns += late;
             if (late > st.late_max_ns) st.late_max_ns = late;
+        } else if (!all) {
+            uint64_t early = h.due - now;
+            st.early_sum_ns += early;
+            if (early > st.early_max_ns) st.early_max_ns = early;
         }
         if (!cfg.reorder && !all) {
             /* Order kept: due packets are a prefix of the ids; one batch verdict. */
@@ -225,9 +238,9 @@ static void rx_init(void) {
     }
 }
 
-/* Reads what is waiting (bounded, so due packets are never starved); returns how many
- * netlink messages it read. */
-static int read_some(void) {
+/* Reads what is waiting (bounded, so due packets are never starved), dating each arrival
+ * `arrived` (or the time of the read when 0); returns how many netlink messages it read. */
+static int read_some(uint64_t arrived) {
     int total = 0;
     for (int round = 0; round < 16; round++) {
         int got = recvmmsg(mnl_socket_get_fd(nl), rx_msgs, RX_BATCH, MSG_DONTWAIT, NULL);
@@ -239,6 +252,7 @@ static int read_some(void) {
         }
         total += got;
         uint64_t now = now_ns();
+        uint64_t stamp = arrived ? arrived : now;
         for (int i = 0; i < got; i++) {
             const struct nlmsghdr *nlh = (const struct nlmsghdr *)rx_buf[i];
             int len = (int)rx_msgs[i].msg_len;
@@ -246,7 +260,7 @@ static int read_some(void) {
             while (mnl_nlmsg_ok(nlh, len)) {
                 uint16_t type = nlh->nlmsg_type;
                 if ((type >> 8) == NFNL_SUBSYS_QUEUE && (type & 0xff) == NFQNL_MSG_PACKET)
-                    on_packet(nlh, now);
+                    on_packet(nlh, stamp);
                 else if (type == NLMSG_ERROR) {
                     const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
                     if (e->error) st.errors++;
@@ -308,10 +322,13 @@ static void write_stats(uint64_t started) {
     double user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6, sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
     fprintf(f, "uptime_s=%.3f received=%" PRIu64 " released=%" PRIu64 " held=%zu max_held=%" PRIu64
                " verdict_msgs=%" PRIu64 " sends=%" PRIu64 " errors=%" PRIu64 " recv_overruns=%" PRIu64
-               " late_avg_ms=%.3f late_max_ms=%.3f cpu_user_s=%.3f cpu_sys_s=%.3f delay_ms=%.3f jitter_ms=%.3f reorder=%d\n",
+               " late_avg_ms=%.3f late_max_ms=%.3f early_avg_ms=%.3f early_max_ms=%.3f wakeups=%" PRIu64
+               " tick_ms=%.3f cpu_user_s=%.3f cpu_sys_s=%.3f delay_ms=%.3f jitter_ms=%.3f reorder=%d\n",
             (now_ns() - started) / 1e9, st.received, st.released, heap_len, st.max_held,
             st.verdict_msgs, st.sends, st.errors, st.recv_overruns,
-            st.released ? st.late_sum_ns / 1e6 / st.released : 0.0, st.late_max_ns / 1e6, user, sys,
+            st.released ? st.late_sum_ns / 1e6 / st.released : 0.0, st.late_max_ns / 1e6,
+            st.released ? st.early_sum_ns / 1e6 / st.released : 0.0, st.early_max_ns / 1e6, st.wakeups,
+            cfg.tick_ns / 1e6, user, sys,
             cfg.delay_ns / 1e6, cfg.jitter_ns / 1e6, cfg.reorder);
     fclose(f);
     rename(tmp, cfg.stats_path);
@@ -322,8 +339,10 @@ static void on_signal(int sig) { (void)sig; stop_requested = 1; }
 static void usage(FILE *f) {
     fprintf(f,
         "usage: delayer [--queue N] --delay MS [--jitter MS] [--reorder] [--maxlen N]\n"
-        "               [--fail-open] [--seed S] [--stats FILE] [--pidfile FILE]\n"
+        "               [--fail-open] [--tick MS] [--seed S] [--stats FILE] [--pidfile FILE]\n"
         "Holds each packet of NFQUEUE N for MS +- jitter milliseconds (uniform), then accepts it.\n"
+        "Releases and reads are coalesced on a tick (default 0.5 ms, 0 = exact): each packet\n"
+        "leaves within about a quarter tick of its due time.\n"
         "Order is kept unless --reorder. SIGTERM releases every held packet and exits.\n");
 }
 
@@ -343,11 +362,11 @@ int main(int argc, char **argv) {
         { "jitter", required_argument, 0, 'j' }, { "reorder", no_argument, 0, 'r' },
         { "maxlen", required_argument, 0, 'm' }, { "fail-open", no_argument, 0, 'f' },
         { "seed", required_argument, 0, 's' }, { "stats", required_argument, 0, 'S' },
-        { "pidfile", required_argument, 0, 'p' },
+        { "pidfile", required_argument, 0, 'p' }, { "tick", required_argument, 0, 't' },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
     };
     int c;
-    while ((c = getopt_long(argc, argv, "q:d:j:rm:fs:S:p:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "q:d:j:rm:fs:S:p:t:h", opts, NULL)) != -1) {
         switch (c) {
         case 'q': cfg.queue = (unsigned)strtoul(optarg, NULL, 10); break;
         case 'd': cfg.delay_ns = parse_ms(optarg, "delay"); break;
@@ -358,6 +377,7 @@ int main(int argc, char **argv) {
         case 's': cfg.seed = strtoull(optarg, NULL, 0); break;
         case 'S': cfg.stats_path = optarg; break;
         case 'p': cfg.pid_path = optarg; break;
+        case 't': cfg.tick_ns = parse_ms(optarg, "tick"); break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 64;
         }
@@ -406,33 +426,52 @@ int main(int argc, char **argv) {
         fprintf(pf, "%d\n", (int)getpid());
         fclose(pf);
     }
-    fprintf(stderr, "delayer: queue %u, delay %.3f ms, jitter %.3f ms, %s, maxlen %u%s\n",
-            cfg.queue, cfg.delay_ns / 1e6, cfg.jitter_ns / 1e6,
+    fprintf(stderr, "delayer: queue %u, delay %.3f ms, jitter %.3f ms, tick %.3f ms, %s, maxlen %u%s\n",
+            cfg.queue, cfg.delay_ns / 1e6, cfg.jitter_ns / 1e6, cfg.tick_ns / 1e6,
             cfg.reorder ? "reordering allowed" : "order kept", cfg.maxlen,
             cfg.fail_open ? ", fail-open" : "");
 
     rx_init();
     uint64_t started = now_ns(), next_stats = started;
     struct pollfd pfd = { .fd = mnl_socket_get_fd(nl), .events = POLLIN };
+    /* Busy: the last read found packets, so more are on their way; the socket is read again
+     * a tick later rather than on each arrival. */
+    int busy = 0;
+    uint64_t last_read = started, half_tick = cfg.tick_ns / 2;
     while (!stop_requested) {
         uint64_t now = now_ns();
         if (now >= next_stats) { write_stats(started); next_stats = now + 1000000000ull; }
         uint64_t wake = next_stats;
-        if (heap_len && heap[0].due < wake) wake = heap[0].due;
+        if (heap_len) {
+            /* release_due takes everything due within a quarter tick: wake a quarter tick
+             * before the next due time, but never sooner than half a tick from now. */
+            uint64_t due = heap[0].due > cfg.tick_ns / 4 ? heap[0].due - cfg.tick_ns / 4 : 0;
+            if (due < now + half_tick) due = now + half_tick;
+            if (due < wake) wake = due;
+        }
+        if (busy && now + cfg.tick_ns < wake) wake = now + cfg.tick_ns;
         struct timespec ts = { 0, 0 };
         if (wake > now) {
             uint64_t w = wake - now;
             ts.tv_sec = (time_t)(w / 1000000000ull);
             ts.tv_nsec = (long)(w % 1000000000ull);
         }
-        int r = ppoll(&pfd, 1, &ts, &orig);  /* signals only delivered here: no race */
+        /* Signals are only delivered inside ppoll: no race. */
+        int r = busy ? ppoll(NULL, 0, &ts, &orig) : ppoll(&pfd, 1, &ts, &orig);
         if (r < 0 && errno != EINTR) { perror("delayer: ppoll"); break; }
-        if (r > 0) {
+        st.wakeups++;
+        if (busy) {
+            /* What came in since the last read is dated at the middle of that interval. */
+            uint64_t t = now_ns();
+            busy = read_some(last_read + (t - last_read) / 2) > 0;
+            last_read = t;
+        } else if (r > 0) {
             if (pfd.revents & (POLLERR | POLLNVAL)) {
                 /* ENOBUFS shows up as POLLERR; reading clears it. */
                 st.recv_overruns++;
             }
-            read_some();
+            busy = read_some(0) > 0 && cfg.tick_ns > 0;
+            last_read = now_ns();
         }
         release_due(now_ns(), 0);
     }
@@ -440,7 +479,7 @@ int main(int argc, char **argv) {
     /* Clean exit: take in what is already queued to us, let every held packet go now, then
      * unbind. (netlab removes the NFQUEUE rule first, so nothing new arrives meanwhile; what
      * still slips in before the unbind is accepted in send_config.) */
-    for (int i = 0; i < 1000 && read_some() > 0; i++) {}
+    for (int i = 0; i < 1000 && read_some(0) > 0; i++) {}
     release_due(now_ns(), 1);
     nlh = nfq_nlmsg_put(buf, NFQNL_MSG_CONFIG, cfg.queue);
     nfq_nlmsg_cfg_put_cmd(nlh, AF_INET, NFQNL_CFG_CMD_UNBIND);
