@@ -25,8 +25,8 @@
  *   at least T/2 apart and each takes every packet due within T/4 of it, so a packet leaves
  *   within about T/4 of its due time, early or late; while packets keep arriving the socket
  *   is read every T instead of on each arrival (an arrival read that way is dated at the
- *   middle of the interval it came in). Waking
- *   once per packet cost ~60 % of a core in scheduling alone at ~20,000 packets/s.
+ *   middle of the interval it came in). Waking once per packet cost ~60 % of a core in
+ *   scheduling alone at ~20,000 packets/s.
  * - Overflow: the kernel queue holds up to --maxlen packets (default 200000); the netlink
  *   socket gets a 64 MiB receive buffer and NETLINK_NO_ENOBUFS. With --fail-open the kernel
  *   accepts (undelayed) what does not fit instead of dropping it. Either way the kernel
@@ -84,7 +84,7 @@ static struct {
 static struct {
     uint64_t received, released, max_held, verdict_msgs, sends, errors, recv_overruns;
     uint64_t late_sum_ns, late_max_ns;  /* how long after its due time each packet was released */
-    uint64_t early_sum_ns, early_max_ns; /* how long before it (at most tick/4) */
+    uint64_t early_sum_ns, early_max_ns; /* how long before it (at most the slack) */
     uint64_t wakeups;
 } st;
 
@@ -167,11 +167,14 @@ static void put_verdict(int type, uint32_t id) {
     st.verdict_msgs++;
 }
 
-/* Release every packet due at or before `now` + tick/4 (everything when `all`). */
+/* How far ahead of its due time a packet may leave: a quarter tick. */
+static uint64_t release_slack(void) { return cfg.tick_ns / 4; }
+
+/* Release every packet due at or before `now` + the slack (everything when `all`). */
 static void release_due(uint64_t now, int all) {
     uint32_t batch_id = 0;
     int have_batch = 0;
-    uint64_t horizon = now + cfg.tick_ns / 4;
+    uint64_t horizon = now + release_slack();
     while (heap_len && (all || heap[0].due <= horizon)) {
         struct held h = heap_pop();
         st.released++;
@@ -437,16 +440,16 @@ int main(int argc, char **argv) {
     /* Busy: the last read found packets, so more are on their way; the socket is read again
      * a tick later rather than on each arrival. */
     int busy = 0;
-    uint64_t last_read = started, half_tick = cfg.tick_ns / 2;
+    uint64_t last_read = started;
     while (!stop_requested) {
         uint64_t now = now_ns();
         if (now >= next_stats) { write_stats(started); next_stats = now + 1000000000ull; }
         uint64_t wake = next_stats;
         if (heap_len) {
-            /* release_due takes everything due within a quarter tick: wake a quarter tick
-             * before the next due time, but never sooner than half a tick from now. */
-            uint64_t due = heap[0].due > cfg.tick_ns / 4 ? heap[0].due - cfg.tick_ns / 4 : 0;
-            if (due < now + half_tick) due = now + half_tick;
+            /* Wake the slack before the next due time (release_due takes it then), but
+             * never sooner than half a tick from now. */
+            uint64_t due = heap[0].due > release_slack() ? heap[0].due - release_slack() : 0;
+            if (due < now + cfg.tick_ns / 2) due = now + cfg.tick_ns / 2;
             if (due < wake) wake = due;
         }
         if (busy && now + cfg.tick_ns < wake) wake = now + cfg.tick_ns;
