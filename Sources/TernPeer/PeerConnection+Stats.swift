@@ -26,17 +26,15 @@ extension PeerConnection {
                                            ice: ice, driver: driver, earlyCandidatesDropped: earlyDropped))
         if let pair {
             // The figures only, read under the transport's lock (not a copy of the estimator).
-            let estimate = driver?.perform { core, _ -> (target: Double, delay: Double, loss: Double, remote: Double?, lossRatio: Double)? in
-                let bandwidth = core.media.bandwidth
+            let estimate = driver?.perform { core, _ -> EstimateFigures? in
                 guard !core.media.senders.isEmpty else { return nil }
-                return (bandwidth.targetRate, bandwidth.delayBased.rate, bandwidth.lossBased.rate, bandwidth.remoteEstimate,
-                        bandwidth.lossBased.lossRatio)
+                return EstimateFigures(core.media.bandwidth)
             }
-            report.candidatePair = CandidatePairStats(
+            var stats = CandidatePairStats(
                 totalRoundTripTime: pair.totalRoundTripTime.seconds, currentRoundTripTime: pair.roundTripTime?.seconds,
-                requestsSent: pair.requestsSent, responsesReceived: pair.responsesReceived,
-                availableOutgoingBitrate: estimate?.target, delayBasedBitrate: estimate?.delay, lossBasedBitrate: estimate?.loss,
-                remoteEstimatedBitrate: estimate?.remote, transportLossRatio: estimate?.lossRatio)
+                requestsSent: pair.requestsSent, responsesReceived: pair.responsesReceived)
+            estimate?.fill(&stats)
+            report.candidatePair = stats
             report.localCandidate = ICECandidateStats(pair.local, id: "LC")
             report.remoteCandidate = ICECandidateStats(pair.remote, id: "RC")
         }
@@ -189,5 +187,48 @@ extension DataChannelStats {
         self.init(id: "D\(id)", label: channel.label, protocol: channel.options.protocol, dataChannelIdentifier: Int(id),
                   state: channel.readyState.rawValue, messagesSent: counters.messagesSent, bytesSent: counters.bytesSent,
                   messagesReceived: counters.messagesReceived, bytesReceived: counters.bytesReceived)
+    }
+}
+
+/// The estimator's figures for the candidate-pair stats, read under the transport's lock
+/// (numbers only, not a copy of the estimator).
+private struct EstimateFigures: Sendable {
+    var target, delay, loss: Double
+    var remote: Double?
+    var lossRatio, queueDelayMs, newestQueueDelayMs: Double
+    var capacity: Double?
+    var inFlight: Int
+    var window: Int?
+    var probes: Int
+    var lastProbe: Double?
+
+    init(_ bandwidth: BandwidthEstimator) {
+        target = bandwidth.targetRate
+        delay = bandwidth.delayBased.rate
+        loss = bandwidth.lossBased.rate
+        remote = bandwidth.remoteEstimate
+        lossRatio = bandwidth.lossBased.lossRatio
+        queueDelayMs = bandwidth.delayBased.standingQueue.queueDelayMs
+        newestQueueDelayMs = bandwidth.delayBased.standingQueue.latestQueueDelayMs
+        capacity = bandwidth.delayBased.capacity.rate
+        inFlight = bandwidth.history.bytesInFlight
+        window = bandwidth.congestionWindow.bytes
+        probes = bandwidth.probeClustersStarted
+        lastProbe = bandwidth.probeResults.last
+    }
+
+    func fill(_ stats: inout CandidatePairStats) {
+        stats.availableOutgoingBitrate = target
+        stats.delayBasedBitrate = delay
+        stats.lossBasedBitrate = loss
+        stats.remoteEstimatedBitrate = remote
+        stats.transportLossRatio = lossRatio
+        stats.queueDelayMs = queueDelayMs
+        stats.newestQueueDelayMs = newestQueueDelayMs
+        stats.knownCapacityBitrate = capacity
+        stats.bytesInFlight = inFlight
+        stats.congestionWindowBytes = window
+        stats.probeClustersStarted = probes
+        stats.lastProbeBitrate = lastProbe
     }
 }

@@ -152,6 +152,10 @@ struct PeerConnectionLoopbackTests {
         // with room: the configured rates).
         let sent = pair.caller.getStats()
         #expect((sent.candidatePair?.availableOutgoingBitrate ?? 0) > 0)
+        // With it, the estimate's state: a loopback path queues nothing, the start probes ran.
+        #expect(sent.candidatePair?.queueDelayMs.map { $0 < 5 } ?? false)
+        #expect((sent.candidatePair?.probeClustersStarted ?? 0) >= 2)
+        #expect(sent.candidatePair?.bytesInFlight != nil)
         // Audio keeps its configured rate from the 300 kbit/s start; video starts lower and
         // follows the probes up to its ceiling, by default libwebrtc's for the picture's size:
         // 600 kbit/s at 320x240 (how fast is BandwidthEstimatorTests').

@@ -74,6 +74,18 @@ public struct CandidatePairStats: Sendable, Encodable {
     public var lossBasedBitrate: Double?
     public var remoteEstimatedBitrate: Double?
     public var transportLossRatio: Double?
+    /// Tern adds beyond W3C, to read the estimate's decisions from a call's stats
+    /// (Docs/CONGESTION.md, "Stats"): the one-way queue delay of the latest transport-wide
+    /// report's least delayed packet and of its newest packets, ms; the capacity the path showed
+    /// at its last queue (`KnownCapacity`), bit/s; what is in flight and the congestion window,
+    /// bytes; probe clusters started and the latest probe result, bit/s.
+    public var queueDelayMs: Double?
+    public var newestQueueDelayMs: Double?
+    public var knownCapacityBitrate: Double?
+    public var bytesInFlight: Int?
+    public var congestionWindowBytes: Int?
+    public var probeClustersStarted: Int?
+    public var lastProbeBitrate: Double?
 }
 
 /// W3C `RTCIceCandidateStats` (`local-candidate` or `remote-candidate`).

@@ -43,6 +43,8 @@ public struct BandwidthEstimator: Sendable {
     private var pendingProbes: [ProbeCluster] = []
     /// Probe results taken, bits per second, the last 16 (for stats and tests).
     public private(set) var probeResults: [Double] = []
+    /// Probe clusters handed to the pacer so far.
+    public private(set) var probeClustersStarted = 0
     /// Set by the sender while its encoders want more than the target gives them (`LinkShare`
     /// leaves the media more of the link then; recovery probes run only then).
     public var encodersLimited = false
@@ -75,6 +77,7 @@ public struct BandwidthEstimator: Sendable {
     /// Probe clusters to send now (for the pacer), once each.
     public mutating func takeProbeClusters() -> [ProbeCluster] {
         defer { pendingProbes = [] }
+        probeClustersStarted &+= pendingProbes.count
         return pendingProbes
     }
 
