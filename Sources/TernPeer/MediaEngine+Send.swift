@@ -108,7 +108,9 @@ extension MediaEngine {
     mutating func takeQueuedRTP(now: Instant) -> [[UInt8]] {
         let canPad = paddingStreamSSRC != nil
         for cluster in bandwidth.takeProbeClusters() where canPad { pacer.startProbe(cluster) }
+        for cluster in bandwidth.takeEndedClusters() { pacer.endProbe(cluster) }
         pacer.setTargetRate(bandwidth.targetRate)
+        pacer.rateCeiling = bandwidth.pacingCeiling(now: now)
         pacer.windowRoom = bandwidth.windowRoom(now: now)
         let out = pacer.poll(now: now, paddingPacketBytes: canPad ? Self.probePaddingWireBytes : 0)
         guard !out.isEmpty else { return [] }

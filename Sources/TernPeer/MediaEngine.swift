@@ -83,7 +83,7 @@ struct MediaEngine {
 
     init(localRTCPSSRC: UInt32, cname: String, ntpMapping: NTPClockMapping, now: Instant, seed: UInt64,
          bandwidth: BandwidthEstimator.Configuration = BandwidthEstimator.Configuration()) {
-        self.bandwidth = BandwidthEstimator(configuration: bandwidth)
+        self.bandwidth = BandwidthEstimator(configuration: bandwidth, seed: seed ^ 0x9E37_79B9_7F4A_7C15)
         pacer = Pacer(targetRate: self.bandwidth.targetRate)
         self.localRTCPSSRC = localRTCPSSRC
         self.cname = cname

@@ -201,6 +201,8 @@ private struct EstimateFigures: Sendable {
     var window: Int?
     var probes: Int
     var lastProbe: Double?
+    var testsPassed, testsFailed: Int
+    var testRunning: Bool
 
     init(_ bandwidth: BandwidthEstimator) {
         target = bandwidth.targetRate
@@ -215,6 +217,9 @@ private struct EstimateFigures: Sendable {
         window = bandwidth.congestionWindow.bytes
         probes = bandwidth.probeClustersStarted
         lastProbe = bandwidth.probeResults.last
+        testsPassed = bandwidth.capacityTest.passes
+        testsFailed = bandwidth.capacityTest.failures
+        testRunning = bandwidth.capacityTest.running != nil
     }
 
     func fill(_ stats: inout CandidatePairStats) {
@@ -230,5 +235,8 @@ private struct EstimateFigures: Sendable {
         stats.congestionWindowBytes = window
         stats.probeClustersStarted = probes
         stats.lastProbeBitrate = lastProbe
+        stats.capacityTestsPassed = testsPassed
+        stats.capacityTestsFailed = testsFailed
+        stats.capacityTestRunning = testRunning
     }
 }

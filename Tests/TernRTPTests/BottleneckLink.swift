@@ -156,7 +156,9 @@ struct CongestionScenario {
             pacer.enqueue(1_200, size: 1_200, priority: .video, now: now)
         }
         for cluster in estimator.takeProbeClusters() { pacer.startProbe(cluster) }
+        for cluster in estimator.takeEndedClusters() { pacer.endProbe(cluster) }
         pacer.setTargetRate(estimator.targetRate)
+        pacer.rateCeiling = estimator.pacingCeiling(now: now)
         pacer.windowRoom = congestionWindow ? estimator.windowRoom(now: now) : nil
         for item in pacer.poll(now: now, paddingPacketBytes: 300) {
             let (size, cluster): (Int, Int?)

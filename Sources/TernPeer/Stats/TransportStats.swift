@@ -86,6 +86,11 @@ public struct CandidatePairStats: Sendable, Encodable {
     public var congestionWindowBytes: Int?
     public var probeClustersStarted: Int?
     public var lastProbeBitrate: Double?
+    /// Tern adds beyond W3C: capacity tests (`CapacityTest`, Docs/CONGESTION.md) that passed
+    /// and failed, and whether one runs now.
+    public var capacityTestsPassed: Int?
+    public var capacityTestsFailed: Int?
+    public var capacityTestRunning: Bool?
 }
 
 /// W3C `RTCIceCandidateStats` (`local-candidate` or `remote-candidate`).

@@ -40,7 +40,18 @@ public struct BandwidthEstimator: Sendable {
     /// When to probe (`ProbeController`) and what the probes found (`ProbeRateEstimator`).
     public private(set) var probes: ProbeController
     public private(set) var probeRates = ProbeRateEstimator()
+    /// Growth tests near a known capacity (in place of recovery probes there).
+    public private(set) var capacityTest: CapacityTest
     private var pendingProbes: [ProbeCluster] = []
+    /// Clusters to stop before their bytes are sent (a capacity test that ended).
+    private var endedClusters: [Int] = []
+    /// When a report last showed any queue a capacity test would fail on.
+    private var lastAnyQueueAt: Instant?
+    /// When a report last showed a queue (its packets' own transmission allowed for).
+    private var lastQueuedAt: Instant?
+    /// After a failed capacity test, the capacity it tested past, and when it failed
+    /// (`pacingCeiling`).
+    private var drain: (capacity: Double, at: Instant)?
     /// Probe results taken, bits per second, the last 16 (for stats and tests).
     public private(set) var probeResults: [Double] = []
     /// Probe clusters handed to the pacer so far.
@@ -53,8 +64,10 @@ public struct BandwidthEstimator: Sendable {
     private var deliveredSamples: [(at: Instant, rate: Double)] = []
     static let deliveredPeakWindow: Duration = .seconds(30)
 
-    public init(configuration: Configuration = Configuration()) {
+    /// `seed` makes the random spacing of capacity tests (each end of a call its own).
+    public init(configuration: Configuration = Configuration(), seed: UInt64 = 0) {
         self.configuration = configuration
+        capacityTest = CapacityTest(seed: seed)
         delayBased = DelayBasedEstimator(startRate: configuration.startRate, minimumRate: configuration.minimumRate,
                                          maximumRate: configuration.maximumRate)
         lossBased = LossBasedEstimator(startRate: configuration.startRate, minimumRate: configuration.minimumRate,
@@ -81,6 +94,24 @@ public struct BandwidthEstimator: Sendable {
         return pendingProbes
     }
 
+    /// Clusters the pacer is to stop now, once each.
+    public mutating func takeEndedClusters() -> [Int] {
+        defer { endedClusters = [] }
+        return endedClusters
+    }
+
+    /// The most the pacer may send at now, bits per second, whatever the target (nil: no
+    /// ceiling): after a failed capacity test, `CapacityTest.drainShare` of the capacity for
+    /// `CapacityTest.drainTime` while its queue drains, then the capacity itself for
+    /// `CapacityTest.settleTime` — what the encoders made meanwhile leaves at the rate the
+    /// bottleneck takes instead of in bursts its emptied bucket cannot absorb.
+    public func pacingCeiling(now: Instant) -> Double? {
+        guard let drain else { return nil }
+        let since = now - drain.at
+        if since < CapacityTest.drainTime { return CapacityTest.drainShare * drain.capacity }
+        return since < CapacityTest.settleTime ? drain.capacity : nil
+    }
+
     /// The rate to send at now, bits per second.
     public var targetRate: Double {
         var rate = min(delayBased.rate, lossBased.rate)
@@ -91,7 +122,13 @@ public struct BandwidthEstimator: Sendable {
     /// Numbers a packet about to leave (`size` bytes on the wire): the value of its
     /// transport-wide sequence number header extension.
     public mutating func packetSent(size: Int, now: Instant, probeCluster: Int? = nil) -> UInt16 {
-        if let probeCluster { probeRates.sent(sequence: history.nextUnwrappedSequence, cluster: probeCluster) }
+        if let probeCluster {
+            if probeCluster == capacityTest.running?.cluster {
+                capacityTest.sent(sequence: history.nextUnwrappedSequence, cluster: probeCluster)
+            } else {
+                probeRates.sent(sequence: history.nextUnwrappedSequence, cluster: probeCluster)
+            }
+        }
         if firstNumberedAt == nil { firstNumberedAt = now }
         lastNumberedAt = now
         return history.record(size: size, now: now)
@@ -170,6 +207,16 @@ public struct BandwidthEstimator: Sendable {
             // The next cluster goes from what was taken, not what the cluster claimed.
             pendingProbes += probes.probeResult(cluster: cluster, measured: measured, applied: delayBased.rate, now: now)
         }
+        // Any delay over the path's base, the packets' own transmission included: before a
+        // bucket was seen, a test needs a path that passes the media at line rate (a bucket with
+        // tokens, or room to spare) — a slow plain queue shows each packet's transmission.
+        if delayBased.standingQueue.largestDelayMs >= CapacityTest.failQueueMs { lastAnyQueueAt = now }
+        // Once one was seen, only a queue counts (transmission allowed for).
+        if max(delayBased.standingQueue.queueDelayMs, delayBased.standingQueue.latestQueueDelayMs) >= CapacityTest.failQueueMs {
+            lastQueuedAt = now
+        }
+        testCapacity(packets, now: now)
+        delayBased.setCapacityTesting(capacityTest.isSending)
         if delayBased.takeCapacityGrew(), encodersLimited {
             pendingProbes += probes.capacityGrew(estimate: targetRate, now: now)
         }
@@ -180,10 +227,64 @@ public struct BandwidthEstimator: Sendable {
             deliveredSamples.removeAll { now - $0.at > Self.deliveredPeakWindow }
             if deliveredSamples.count > 1_024 { deliveredSamples.removeFirst(deliveredSamples.count - 1_024) }
         }
-        pendingProbes += probes.check(estimate: targetRate, deliveredPeak: deliveredSamples.map(\.rate).max(),
-                                      limited: encodersLimited,
-                                      queued: pathQueues(now: now) || overusedLately(now: now), now: now)
+        // Near a known capacity the capacity test looks for growth instead (`CapacityTest`),
+        // unless none could run lately (a path too noisy for one).
+        let paused = capacityTest.noBucketUntil.map { now < $0 } ?? false
+        let testedLately = !paused && (capacityTest.running != nil || capacityTest.lastEndedAt.map { now - $0 <= Self.queueingHold } ?? false)
+        // Where a bucket was seen, never: its refilled tokens pass a probe at line rate.
+        if delayBased.capacity.rate == nil || paused || (!testedLately && !capacityTest.bucketSeen) {
+            pendingProbes += probes.check(estimate: targetRate, deliveredPeak: deliveredSamples.map(\.rate).max(),
+                                          limited: encodersLimited,
+                                          queued: pathQueues(now: now) || overusedLately(now: now), now: now)
+        }
         return targetRate
+    }
+
+    /// Judges the running capacity test on a report, or starts one: while the encoders want
+    /// more, the estimate is near the capacity the path last showed and the path has not queued
+    /// for `CapacityTest.quietTime`.
+    private mutating func testCapacity(_ packets: [SentPacketHistory.Feedback], now: Instant) {
+        if let cluster = capacityTest.running?.cluster {
+            if !encodersLimited {
+                capacityTest.abandon(now: now)
+            } else if let trial = capacityTest.running,
+                      let outcome = capacityTest.judge(packets, newestQueueDelayMs: delayBased.standingQueue.latestQueueDelayMs, now: now) {
+                switch outcome {
+                case let .passed(_, proven):
+                    delayBased.capacityTestPassed(delivered: proven, now: now)
+                    if capacityTest.passesInARow >= CapacityTest.passesToProbe {
+                        capacityTest.abandonStaircase()
+                        delayBased.capacityOutgrown(now: now)
+                        pendingProbes += probes.capacityGrew(estimate: targetRate, now: now)
+                    }
+                case .failed:
+                    break
+                case .queued:
+                    // The test emptied the bucket and left a queue; media at the capacity would
+                    // keep it (each frame's burst queues behind an empty bucket): under it for a
+                    // moment, whatever the encoders made meanwhile.
+                    drain = (trial.capacity, now)
+                }
+            }
+            if capacityTest.running == nil { endedClusters.append(cluster) }
+            return
+        }
+        let quiet = [lastQueueingAt, lastOverusedAt].allSatisfy { $0.map { now - $0 >= CapacityTest.quietTime } ?? true }
+        // Only where probes can be padded (`mediaStarted`).
+        // Not while packets queue at all (a test would only add to it) nor while the capacity
+        // counts as outgrown (probes and the multiplicative increase are finding it).
+        let lastDelayed = capacityTest.bucketSeen ? lastQueuedAt : lastAnyQueueAt
+        let queueFree = lastDelayed.map { now - $0 >= CapacityTest.queueFreeTime } ?? true
+        let windowOpen = windowRoom(now: now).map { $0 > 0 } ?? true
+        guard probes.hasStarted, encodersLimited, quiet, queueFree, windowOpen, !delayBased.capacity.isOutgrown,
+              delayBased.usage == .normal, let capacity = delayBased.capacity.rate,
+              delayBased.rate >= KnownCapacity.nearShare * capacity, targetRate < configuration.maximumRate
+        else { return }
+        let id = probes.reserveID()
+        if let cluster = capacityTest.start(capacity: capacity, bucketBits: delayBased.capacity.bucketBits,
+                                            maximumRate: configuration.maximumRate, id: id, now: now) {
+            pendingProbes.append(cluster)
+        }
     }
 
     /// The peer's REMB arrived (an upper bound: aiortc sends REMB, not transport-wide feedback).

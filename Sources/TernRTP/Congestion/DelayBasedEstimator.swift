@@ -62,6 +62,8 @@ public struct DelayBasedEstimator: Sendable {
     private var lastIncrease: Instant?
     /// When the rate was last cut for overuse.
     private var lastDecrease: Instant?
+    /// Until then the queue is a failed capacity test's: no cut, no increase.
+    private var testQueueUntil: Instant?
     /// A queue that stays full without growing (`StandingQueueDetector`).
     public private(set) var standingQueue = StandingQueueDetector()
     /// What the path delivered lately of the packets the feedback covers, bits per second (from
@@ -114,7 +116,15 @@ public struct DelayBasedEstimator: Sendable {
             afterDrain = nil
             lastIncrease = now
         }
-        if standing || bucketRanDry {
+        // A capacity test that meets a queue ends on this report, and the pacer drains what it
+        // left (`BandwidthEstimator.pacingCeiling`): that queue is the test's, not the media's,
+        // and the delivered rate its padding inflated is no capacity to cut from.
+        if capacity.testing, standingQueue.latestQueueDelayMs > CapacityTest.failQueueMs {
+            testQueueUntil = now + CapacityTest.drainTime
+        }
+        if let until = testQueueUntil, now < until {
+            lastIncrease = now
+        } else if standing || bucketRanDry {
             adjustRate(now: now, usage: .overusing)
         } else if usage == .normal, standingQueue.queueDelayMs > Self.holdingQueueDelayMs {
             easeBack(now: now)
@@ -145,6 +155,27 @@ public struct DelayBasedEstimator: Sendable {
         guard usage != .overusing else { return }
         let bound = 2 * max(deliveredRate ?? rate, rate / 2)
         rate = min(maximumRate, max(rate, min(measured, bound)))
+        lastIncrease = now
+    }
+
+    /// Whether a capacity test runs (its padding is not growth of its own, `KnownCapacity`).
+    public mutating func setCapacityTesting(_ testing: Bool) {
+        if capacity.testing != testing { capacity.testing = testing }
+    }
+
+    /// Capacity tests passed twice in a row: the path grew well past the capacity it showed, and
+    /// probes (which a bucket can no longer fool by much) and the multiplicative increase find
+    /// the rest.
+    public mutating func capacityOutgrown(now: Instant) {
+        capacity.markOutgrown(now: now)
+    }
+
+    /// A capacity test (`CapacityTest`) saw the path deliver `delivered` bits per second, more
+    /// than a bucket's worth over the capacity, without a queue: that is the capacity now, and
+    /// the estimate starts from it.
+    public mutating func capacityTestPassed(delivered: Double, now: Instant) {
+        capacity.raise(to: delivered, now: now)
+        rate = min(maximumRate, max(rate, delivered))
         lastIncrease = now
     }
 

@@ -42,6 +42,9 @@ public struct KnownCapacity: Sendable {
     /// A queue this soon after the capacity was taken to have grown says it had not.
     static let falseGrowth: Duration = .seconds(3)
     private var grew = false
+    /// While a capacity test runs (`CapacityTest`), what the path delivers over the estimate (the
+    /// test's padding) is not counted as excess.
+    public var testing = false
 
     static let memory: Duration = .seconds(10)
     static let increasePerSecond = 0.03
@@ -76,7 +79,10 @@ public struct KnownCapacity: Sendable {
     /// applies (no capacity known, the estimate under `nearShare` of it, or the capacity outgrown).
     public mutating func increase(from estimate: Double, delivered: Double?, elapsed: Double, now: Instant) -> Double? {
         guard let rate, let nearAt else { return nil }
-        excessBits += max(0, (delivered ?? estimate) - rate) * elapsed
+        // A capacity test's padding is not growth (the test judges that itself): while one
+        // runs, only what the estimate lets the media send counts.
+        let counted = testing ? min(delivered ?? estimate, estimate) : delivered ?? estimate
+        excessBits += max(0, counted - rate) * elapsed
         guard outgrownAt == nil else { return nil }
         guard estimate >= Self.nearShare * rate else {
             // Untested for `memory`: too old to hold the estimate back, too old to probe from.
@@ -91,6 +97,28 @@ public struct KnownCapacity: Sendable {
         }
         let plateau = rate * (1 + Self.plateauShare)
         return max(estimate, min(estimate + Self.increasePerSecond * rate * elapsed, plateau))
+    }
+
+    /// A capacity test saw the path carry `delivered` bits per second over the capacity
+    /// without a queue: that is the capacity now (the bucket measured stays).
+    public mutating func raise(to delivered: Double, now: Instant) {
+        guard delivered > (rate ?? 0) else { return }
+        rate = delivered
+        seenAt = now
+        nearAt = now
+        excessBits = 0
+        outgrownAt = nil
+    }
+
+    /// Whether the capacity was taken to have grown and the multiplicative increase applies.
+    public var isOutgrown: Bool { outgrownAt != nil }
+
+    /// Capacity tests showed growth past the capacity: the multiplicative increase applies until
+    /// a queue is seen again.
+    public mutating func markOutgrown(now: Instant) {
+        guard rate != nil else { return }
+        outgrownAt = now
+        excessBits = 0
     }
 
     private mutating func forget() {

@@ -99,6 +99,10 @@ public struct Pacer<Packet: Sendable>: Sendable {
         pacingRate = max(1, targetRate * configuration.pacingFactor)
     }
 
+    /// While set, nothing leaves faster than this, bits per second — no burst allowance, no
+    /// catching up on a stale queue (`BandwidthEstimator.pacingCeiling`: a queue draining).
+    public var rateCeiling: Double?
+
     /// Follows a new target rate, bits per second.
     public mutating func setTargetRate(_ rate: Double) {
         pacingRate = max(1, rate * configuration.pacingFactor)
@@ -127,6 +131,12 @@ public struct Pacer<Packet: Sendable>: Sendable {
         guard probes.count < 8 else { return }
         if probes.isEmpty { budget = max(budget, 0) }
         probes.append((cluster, cluster.bytes, ProbeCluster.minimumPackets))
+    }
+
+    /// Stops the cluster `id` if it is running or waiting (a capacity test that ended).
+    public mutating func endProbe(_ id: Int) {
+        probes.removeAll { $0.cluster.id == id }
+        idle = firstNonEmptyQueue == nil && probes.isEmpty
     }
 
     /// The packets that may leave at `now`, in the order to send them (no probing: padding is
@@ -216,6 +226,11 @@ public struct Pacer<Packet: Sendable>: Sendable {
     /// The pacing rate, raised when what waits would otherwise leave later than
     /// `maximumQueueTime` after the oldest of it was queued.
     private func effectiveRate(now: Instant) -> Double {
+        if let rateCeiling { return max(min(uncappedRate(now: now), rateCeiling), 1) }
+        return uncappedRate(now: now)
+    }
+
+    private func uncappedRate(now: Instant) -> Double {
         if let probe = probes.first { return max(probe.cluster.rate, 1) }
         var oldest: Instant?
         for index in queues.indices where heads[index] < queues[index].count {

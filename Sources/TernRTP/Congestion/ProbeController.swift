@@ -17,6 +17,13 @@ public struct ProbeCluster: Sendable, Equatable {
         bytes = max(Int(rate / 8 * 0.015), 5 * ProbeCluster.paddingPacketSize)
     }
 
+    /// A cluster of `duration` at `rate` (a capacity test's, `CapacityTest`).
+    public init(id: Int, rate: Double, duration: Duration) {
+        self.id = id
+        self.rate = rate
+        bytes = max(Int(rate / 8 * duration.seconds), 5 * ProbeCluster.paddingPacketSize)
+    }
+
     /// Padding per packet: RTP padding is at most 255 bytes (RFC 3550 §5.1).
     public static let paddingPacketSize = 255
     /// A cluster has at least this many packets, however large (the estimate needs 4 arrivals).
@@ -94,6 +101,12 @@ public struct ProbeController: Sendable {
         guard started, estimate < maximumRate else { return [] }
         if let awaiting, now - awaiting.since < Self.resultTimeout { return [] }
         return clusters([2 * estimate], now: now)
+    }
+
+    /// A cluster number for a cluster made elsewhere (`CapacityTest`), distinct from these.
+    public mutating func reserveID() -> Int {
+        defer { nextID += 1 }
+        return nextID
     }
 
     private mutating func clusters(_ rates: [Double], now: Instant) -> [ProbeCluster] {

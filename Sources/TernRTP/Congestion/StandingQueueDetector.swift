@@ -20,6 +20,11 @@ public struct StandingQueueDetector: Sendable {
     /// packets, ms (0 before any): where the queue is now, rather than where it was when the
     /// report began (50–100 ms earlier), and not one packet's jitter.
     public private(set) var latestQueueDelayMs = 0.0
+    /// The most any packet of the last report was delayed over the base, ms, with no allowance
+    /// for its own transmission (0 before any): near zero only where packets pass the
+    /// bottleneck at line rate — a link far faster than the sender, or a shaper's bucket with
+    /// tokens left; on a slow plain queue each packet's own transmission shows.
+    public private(set) var largestDelayMs = 0.0
     /// The lowest one-way delay of the base window (the path without a queue), ms, as of the
     /// last report; nil before any.
     private var baseDelayMs: Double?
@@ -61,6 +66,11 @@ public struct StandingQueueDetector: Sendable {
         baseDelayMs = minima.map(\.delayMs).min()
         guard let least, let base = baseDelayMs else { return standing(now: now) }
         queueDelayMs = max(0, least.delay - base - Self.transmissionMs(least.size, at: deliveredRate))
+        largestDelayMs = max(0, (packets.compactMap { packet -> Double? in
+            guard let arrival = packet.arrival else { return nil }
+            let delay = Double(arrival.nanoseconds) / 1e6 - packet.sendTime.milliseconds
+            return delay.isFinite ? delay : nil
+        }.max() ?? base) - base)
         latestQueueDelayMs = latest.map { max(0, $0.delay - base - Self.transmissionMs($0.size, at: deliveredRate)) }.min() ?? 0
         if queueDelayMs > Self.thresholdMs {
             if standingSince == nil { standingSince = now }

@@ -1,0 +1,235 @@
+public import TernCore
+
+/// Whether a path outgrew the capacity it last showed at a queue (`KnownCapacity`), tested
+/// without flooding it. A shaper's token bucket (the lab's TBF: 16 KiB) passes a short probe
+/// cluster at line rate whatever its rate, so a probe at twice the estimate reads a 500 kbit/s
+/// link as 1 Mbit/s and the jump that follows queues 70–160 ms. Only sending more than a
+/// bucket's worth over the capacity tells growth from a bucket, and sending it fast floods the
+/// link for the feedback's ~100 ms once the bucket is dry. So the test is long and shallow:
+/// a cluster at `overRates[0]` × the capacity (padding where the media does not fill it, every
+/// packet paced at that rate), stopped at the first report whose newest packets queued over
+/// `failQueueMs` — about one packet of queue at 500 kbit/s, drained within a few hundred
+/// milliseconds once the padding stops. It passes once what arrived over the capacity is half
+/// again as much as the largest bucket seen (`KnownCapacity.bucketBits`, 16 KiB before any):
+/// the capacity becomes what the test proved — what it delivered, less what a full bucket could
+/// have added over its span — and the next test, shorter, runs at 1.4 ×; two passes in a row
+/// hand over to probes and the multiplicative increase (`BandwidthEstimator`). A capacity read
+/// low (the rate a cut was taken from, not the link's) is corrected by one pass and one failure
+/// without a jump past the link.
+///
+/// After a failed test the pacer sends under the capacity for a moment
+/// (`BandwidthEstimator.pacingCeiling`): the test emptied the bucket, and frames paced at 2.5 ×
+/// the estimate would queue behind it (in the lab the queue grew from 10 ms at the stop to
+/// 56–90 ms without the ceiling, 5–39 ms with it); that queue does not cut the estimate.
+///
+/// Tests are for paths with a bucket. Until a test has failed only after a bucket's worth went
+/// over (`bucketSeen`), one starts only where the last second's packets all passed at line
+/// rate: a slow plain drop-tail queue delays each packet by its own transmission, and there a
+/// test only adds to the queue the media keeps (40–60 ms in virtual time) — the cuts read such a
+/// path's capacity anyway. A test that meets a queue before a quarter of a bucket went over
+/// (a plain queue, or a receiver's jitter) stops tests for `noBucketPause`.
+///
+/// Tests run only while the encoders want more, the estimate is near the capacity and the path
+/// has not queued for `quietTime` (a bucket refills meanwhile); after a failure the next waits
+/// a random 3–5 s, so the two ends of a call, each testing its own direction, seldom queue
+/// together (each end's round trip carries both). Sans-I/O: the caller says when a test may
+/// start and hands it the feedback; the cluster goes to the pacer like a probe's.
+public struct CapacityTest: Sendable {
+    /// A test under way.
+    public struct Trial: Sendable {
+        /// The pacer's cluster carrying it.
+        public let cluster: Int
+        /// The rate it is sent at, and the capacity it tests past, bits per second.
+        public let rate: Double
+        public let capacity: Double
+        /// What has to arrive over the capacity for a pass, bits, and the bucket it outlasts.
+        public let passBits: Double
+        let bucketBits: Double
+        let startedAt: Instant
+        let deadline: Instant
+        var firstSequence: Int64?
+        var firstArrival: Duration?
+        var lastArrival: Duration?
+        /// Bytes that arrived after the first arrival.
+        var arrivedBytes = 0
+    }
+
+    /// How a test ended.
+    public enum Outcome: Sendable, Equatable {
+        /// More than a bucket's worth over the capacity arrived without a queue: the path
+        /// delivered `delivered` bits per second, of which a full bucket could have hidden all
+        /// but `proven` (the capacity a link under the test's rate could still have).
+        case passed(delivered: Double, proven: Double)
+        /// A queue formed: the capacity holds, and the test's queue is to drain.
+        case queued
+        /// The test could not run its course: the capacity holds.
+        case failed
+    }
+
+    public private(set) var running: Trial?
+    /// Whether a test runs and its first packet has left (a cluster may wait behind others in
+    /// the pacer).
+    public var isSending: Bool { running?.firstSequence != nil }
+    /// When the last test ended.
+    public private(set) var lastEndedAt: Instant?
+    /// Tests that passed and failed.
+    public private(set) var passes = 0
+    public private(set) var failures = 0
+    private var notBefore: Instant?
+    /// Until then no test: the last one met a queue before a bucket's worth went over.
+    public private(set) var noBucketUntil: Instant?
+    /// A test met its queue only after a bucket's worth had gone over: the path has a bucket.
+    public private(set) var bucketSeen = false
+    static let noBucketPause: Duration = .seconds(30)
+    private var step = 0
+    /// Tests passed since the last failure.
+    public private(set) var passesInARow = 0
+    /// After this many passes in a row the path has grown well past the capacity: probes take
+    /// over (`BandwidthEstimator`).
+    public static let passesToProbe = 2
+    private var random: SeededRandom
+
+    /// The over-rate of each step of the staircase.
+    static let overRates = [1.15, 1.4, 2.0]
+    /// A report whose newest packets queued longer ends the test.
+    public static let failQueueMs = 5.0
+    /// No test until no report showed even `failQueueMs` of queue for this long: a sender whose
+    /// media keeps a few milliseconds standing at a bottleneck without a bucket has no room to
+    /// test in.
+    public static let queueFreeTime: Duration = .seconds(1)
+    /// No test until the path has not queued for this long.
+    public static let quietTime: Duration = .seconds(3)
+    /// Between a failed test and the next: `retryMinimum` plus up to `retrySpread`, at random.
+    static let retryMinimum: Duration = .seconds(3)
+    static let retrySpread = 2.0
+    /// After a failed test, everything leaves at `drainShare` of the capacity for `drainTime`,
+    /// then at most at the capacity until `settleTime` (`BandwidthEstimator.pacingCeiling`).
+    public static let drainShare = 0.85
+    public static let drainTime: Duration = .milliseconds(500)
+    /// Until this long after the failure, nothing leaves faster than the capacity.
+    public static let settleTime: Duration = .milliseconds(1500)
+    /// After a pass, the next step starts this soon.
+    static let afterPass: Duration = .milliseconds(100)
+    /// A test is at most this long, and at least `shortest`.
+    static let longest: Duration = .seconds(3)
+    static let shortest: Duration = .milliseconds(300)
+    /// The least bucket a pass has to outlast before any was measured: the 16 KiB Linux's TBF
+    /// is commonly given (the lab's).
+    static let minimumBucketBits = 16_384.0 * 8
+
+    public init(seed: UInt64) {
+        random = SeededRandom(seed: seed)
+    }
+
+    /// A test's cluster if one may start now: past `capacity` (bits per second), a bucket of
+    /// `bucketBits` measured so far; `id` names the cluster. The caller checked the conditions
+    /// (`BandwidthEstimator`).
+    public mutating func start(capacity: Double, bucketBits: Double, maximumRate: Double, id: Int, now: Instant) -> ProbeCluster? {
+        guard running == nil, capacity > 0, notBefore.map({ now >= $0 }) ?? true,
+              noBucketUntil.map({ now >= $0 }) ?? true else { return nil }
+        let bucket = max(bucketBits, Self.minimumBucketBits)
+        let passBits = 1.5 * bucket
+        // Fast enough that the pass fits in the longest test (at a low capacity the step's
+        // over-rate could not outlast the bucket in time).
+        let rate = min(maximumRate, max(Self.overRates[step] * capacity, capacity + passBits / Self.longest.seconds))
+        guard rate > capacity * 1.05 else { return nil }
+        let seconds = min(max(passBits / (rate - capacity), Self.shortest.seconds), Self.longest.seconds)
+        // The cluster carries a quarter more than the pass needs: feedback on the last of it
+        // comes ~100 ms after it left, and the arrivals it is judged on start with the first.
+        let duration = Duration.milliseconds(Int64(seconds * 1250))
+        running = Trial(cluster: id, rate: rate, capacity: capacity, passBits: min(passBits, (rate - capacity) * seconds), bucketBits: bucket,
+                        startedAt: now, deadline: now + duration + .seconds(1))
+        return ProbeCluster(id: id, rate: rate, duration: duration)
+    }
+
+    /// A packet of the running test's cluster left with transport-wide number `sequence`.
+    public mutating func sent(sequence: Int64, cluster: Int) {
+        guard var trial = running, trial.cluster == cluster, trial.firstSequence == nil else { return }
+        trial.firstSequence = sequence
+        running = trial
+    }
+
+    /// A report's packets, with how long its newest packets queued: the outcome once the test
+    /// ends.
+    public mutating func judge(_ packets: [SentPacketHistory.Feedback], newestQueueDelayMs: Double, now: Instant) -> Outcome? {
+        guard var trial = running else { return nil }
+        if let first = trial.firstSequence {
+            for packet in packets where packet.sequence >= first {
+                guard let arrival = packet.arrival else { continue }
+                if let start = trial.firstArrival {
+                    trial.arrivedBytes += packet.size
+                    trial.lastArrival = max(trial.lastArrival ?? arrival, arrival)
+                    if arrival < start { trial.firstArrival = arrival }
+                } else {
+                    trial.firstArrival = arrival
+                    trial.lastArrival = arrival
+                }
+            }
+        }
+        running = trial
+        let reported = trial.firstSequence.map { first in packets.contains { $0.sequence >= first } } ?? false
+        if reported, newestQueueDelayMs > Self.failQueueMs {
+            // A queue before a quarter of the smallest bucket arrived over the capacity: no
+            // bucket hides the path's rate (a plain drop-tail queue, or a receiver's jitter) —
+            // the cuts read its capacity, and tests here would only add to its queue.
+            var excess = 0.0
+            if let start = trial.firstArrival, let last = trial.lastArrival, last > start {
+                excess = Double(trial.arrivedBytes) * 8 - trial.capacity * (last - start).seconds
+            }
+            if excess < Self.minimumBucketBits / 4 {
+                noBucketUntil = now + Self.noBucketPause
+            } else {
+                bucketSeen = true
+            }
+            return end(.queued, now: now)
+        }
+        if let start = trial.firstArrival, let last = trial.lastArrival, last > start {
+            let span = (last - start).seconds
+            let arrivedBits = Double(trial.arrivedBytes) * 8
+            if arrivedBits - trial.capacity * span >= trial.passBits {
+                let delivered = arrivedBits / span
+                return end(.passed(delivered: delivered, proven: delivered - trial.bucketBits / span), now: now)
+            }
+        }
+        if now >= trial.deadline {
+            // Never judged (its packets waited behind a full congestion window, or no feedback
+            // came): nothing learnt, and nothing to drain.
+            if trial.firstSequence == nil { noBucketUntil = now + Self.noBucketPause }
+            return end(.failed, now: now)
+        }
+        return nil
+    }
+
+    /// The running test ends without an outcome (the encoders stopped wanting more, or the
+    /// path queued for another reason); the next waits as after a failure.
+    public mutating func abandon(now: Instant) {
+        guard running != nil else { return }
+        _ = end(.failed, now: now)
+    }
+
+    /// Probes took over from the staircase: the next test (once a queue showed the capacity
+    /// again) starts at the first step.
+    public mutating func abandonStaircase() {
+        step = 0
+        passesInARow = 0
+    }
+
+    private mutating func end(_ outcome: Outcome, now: Instant) -> Outcome {
+        running = nil
+        lastEndedAt = now
+        switch outcome {
+        case .passed:
+            passes += 1
+            passesInARow += 1
+            step = min(step + 1, Self.overRates.count - 1)
+            notBefore = now + Self.afterPass
+        case .queued, .failed:
+            failures += 1
+            passesInARow = 0
+            step = 0
+            let spread = Double(random.next() % 1_000) / 1_000 * Self.retrySpread
+            notBefore = now + Self.retryMinimum + .milliseconds(Int64(spread * 1000))
+        }
+        return outcome
+    }
+}

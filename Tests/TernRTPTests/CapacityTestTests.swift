@@ -1,0 +1,159 @@
+import Testing
+import TernCore
+import TernRTP
+
+/// The growth test near a known capacity: how long and how fast it runs, what ends it, what a
+/// pass proves, and how far apart failed tests are.
+@Suite struct CapacityTestTests {
+    static func at(_ milliseconds: Int64) -> Instant { .zero + .milliseconds(milliseconds) }
+    static let bucket = 16_384.0 * 8
+
+    /// Feedback for `count` packets of `size` bytes from `first`, arriving `spacing` ms apart
+    /// from `arrival` ms.
+    static func packets(from first: Int64, count: Int, size: Int = 1_000, arrival: Int64, spacing: Int64) -> [SentPacketHistory.Feedback] {
+        (0..<count).map { index in
+            let sequence = first + Int64(index)
+            return SentPacketHistory.Feedback(sequence: sequence, sendTime: at(arrival + Int64(index) * spacing),
+                                              size: size, arrival: .milliseconds(arrival + Int64(index) * spacing))
+        }
+    }
+
+    @Test("the first test runs at 1.15 × the capacity, long enough for half again a 16 KiB bucket to pass over it, and a quarter longer")
+    func theFirstTestIsShallowAndOutlastsABucket() throws {
+        var test = CapacityTest(seed: 1)
+        let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 7, now: Self.at(0))
+        let cluster = try #require(started)
+        #expect(cluster.id == 7)
+        #expect(abs(cluster.rate - 575_000) < 1)
+        // 1.5 × 131,072 bits at 75 kbit/s of excess: 2.62 s, sent for 3.28 s.
+        let seconds = Double(cluster.bytes) * 8 / cluster.rate
+        #expect(seconds > 3.2 && seconds < 3.35, "\(seconds) s")
+        let second = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 8, now: Self.at(10))
+        #expect(second == nil, "one test at a time")
+    }
+
+    @Test("at a low capacity the over-rate rises so that the pass still fits in 3 s")
+    func aLowCapacityTestsFaster() throws {
+        var test = CapacityTest(seed: 1)
+        let started = test.start(capacity: 100_000, bucketBits: 0, maximumRate: 2_500_000, id: 1, now: Self.at(0))
+        let cluster = try #require(started)
+        #expect(abs(cluster.rate - (100_000 + 1.5 * Self.bucket / 3)) < 1)
+    }
+
+    @Test("a report whose newest packets queued over 5 ms fails the test; the next waits 3-5 s and starts again at 1.15 ×")
+    func aQueueFailsTheTestAndTheNextWaits() throws {
+        var test = CapacityTest(seed: 3)
+        let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 1, now: Self.at(0))
+        _ = try #require(started)
+        test.sent(sequence: 100, cluster: 1)
+        // 800 kbit/s arriving: a bucket's worth going over the capacity before the queue.
+        let quiet = Self.packets(from: 100, count: 40, arrival: 0, spacing: 10)
+        let result1 = test.judge(quiet, newestQueueDelayMs: 1, now: Self.at(200))
+        #expect(result1 == nil)
+        let queued = Self.packets(from: 140, count: 10, arrival: 400, spacing: 10)
+        let result2 = test.judge(queued, newestQueueDelayMs: 6, now: Self.at(500))
+        #expect(result2 == .queued)
+        #expect(test.running == nil && test.failures == 1)
+        let result3 = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 2, now: Self.at(3_400))
+        #expect(result3 == nil)
+        let started2 = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 2, now: Self.at(5_600))
+        let next = try #require(started2)
+        #expect(abs(next.rate - 575_000) < 1)
+    }
+
+    @Test("a queue before a quarter of a bucket went over the capacity shows no bucket (a plain queue, or jitter): no test for 30 s")
+    func aQueueWithoutABucketPausesTests() throws {
+        var test = CapacityTest(seed: 3)
+        let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 1, now: Self.at(0))
+        _ = try #require(started)
+        test.sent(sequence: 100, cluster: 1)
+        let queued = Self.packets(from: 100, count: 10, arrival: 0, spacing: 14)
+        let outcome = test.judge(queued, newestQueueDelayMs: 8, now: Self.at(200))
+        #expect(outcome == .queued)
+        let early = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 2, now: Self.at(29_000))
+        #expect(early == nil)
+        let later = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 3, now: Self.at(30_300))
+        #expect(later != nil)
+    }
+
+    @Test("a queue in a report of packets sent before the test does not fail it")
+    func aQueueBeforeTheTestIsNotItsOwn() throws {
+        var test = CapacityTest(seed: 3)
+        let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 1, now: Self.at(0))
+        _ = try #require(started)
+        test.sent(sequence: 100, cluster: 1)
+        let before = Self.packets(from: 90, count: 10, arrival: 0, spacing: 14)
+        let result4 = test.judge(before, newestQueueDelayMs: 12, now: Self.at(100))
+        #expect(result4 == nil)
+        #expect(test.running != nil)
+    }
+
+    @Test("what arrives over the capacity past 1.5 buckets passes; the proven capacity is what arrived less a full bucket over the span, and the next step runs at 1.4 × it")
+    func aPassProvesLessThanItDelivered() throws {
+        var test = CapacityTest(seed: 5)
+        let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 1, now: Self.at(0))
+        _ = try #require(started)
+        test.sent(sequence: 0, cluster: 1)
+        // 1,000-byte packets every 12.5 ms: 640 kbit/s, 140 kbit/s over the capacity.
+        var outcome: CapacityTest.Outcome?
+        var sequence: Int64 = 0
+        var time: Int64 = 0
+        while outcome == nil, time < 5_000 {
+            let report = (0..<8).map { index -> SentPacketHistory.Feedback in
+                let arrival = Duration.microseconds((sequence + Int64(index)) * 12_500)
+                return SentPacketHistory.Feedback(sequence: sequence + Int64(index), sendTime: .zero + arrival, size: 1_000, arrival: arrival)
+            }
+            sequence += 8
+            time += 100
+            outcome = test.judge(report, newestQueueDelayMs: 0, now: Self.at(time))
+        }
+        guard case let .passed(delivered, proven) = try #require(outcome) else {
+            Issue.record("expected a pass, got \(String(describing: outcome))")
+            return
+        }
+        #expect(abs(delivered - 640_000) < 2_000)
+        // 196,608 bits over at 140 kbit/s: ~1.4 s of arrivals; a full bucket over 1.4 s is ~94 kbit/s.
+        #expect(proven > 540_000 && proven < 560_000, "\(proven)")
+        let started2 = test.start(capacity: proven, bucketBits: 0, maximumRate: 2_500_000, id: 2, now: Self.at(time + 100))
+        let next = try #require(started2)
+        #expect(abs(next.rate - 1.4 * proven) < 1)
+    }
+
+    @Test("a test that cannot run its course (no feedback on it) fails at its deadline")
+    func aTestWithoutFeedbackEnds() throws {
+        var test = CapacityTest(seed: 1)
+        let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 1, now: Self.at(0))
+        _ = try #require(started)
+        let result5 = test.judge([], newestQueueDelayMs: 0, now: Self.at(3_000))
+        #expect(result5 == nil)
+        let result6 = test.judge([], newestQueueDelayMs: 0, now: Self.at(4_300))
+        #expect(result6 == .failed)
+    }
+
+    @Test("two ends seeded differently space their retries differently")
+    func retriesAreSpreadAtRandom() throws {
+        func retryDelays(seed: UInt64) throws -> [Int64] {
+            var test = CapacityTest(seed: seed)
+            var now: Int64 = 0
+            var delays: [Int64] = []
+            for id in 1...6 {
+                let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: id, now: Self.at(now))
+                _ = try #require(started)
+                test.abandon(now: Self.at(now))
+                var wait: Int64 = 0
+                while true {
+                    let retried = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 100 + id, now: Self.at(now + wait))
+                    if retried != nil { break }
+                    wait += 50
+                }
+                test.abandon(now: Self.at(now + wait))
+                delays.append(wait)
+                now += wait + 10_000
+            }
+            return delays
+        }
+        let one = try retryDelays(seed: 11), other = try retryDelays(seed: 12)
+        #expect(one.allSatisfy { $0 >= 3_000 && $0 <= 5_050 }, "\(one)")
+        #expect(one != other)
+    }
+}
