@@ -210,11 +210,11 @@ ROWS = [
     ("cc_step_down_recovery_s", "cc_call.py --scenario steps: the Tern ↔ Tern call (defaults) for 60 s, 2.5 Mbit/s "
      "each way, 0.5 Mbit/s from 20 s (the TBF changed in place), 2.5 Mbit/s again from 40 s, 50 ms RTT: seconds from "
      "the drop until the queue delay (ICE RTT − 50 ms, every second) is under 50 ms and stays there until the step "
-     "up (goal ≤ 3 s). Peer: the Chromium pair (as in the 1 Mbit/s row) on the same schedule, timed from the caller "
+     "up (goal ≤ 3 s; a side that never stays under counts as the whole 20 s). Peer: the Chromium pair (as in the 1 Mbit/s row) on the same schedule, timed from the caller "
      "page's clock (cc_call.py --peers chromium --scenario steps). Ratio = Chromium / Tern."),
     ("cc_step_up_ramp_s", "The same calls: seconds from the step up until the media received in one second reaches "
      "80 % of the lower of the new capacity's 80 % (2 Mbit/s) and what the sender sent before the drop "
-     "(cc_unconstrained_media_kbps) (goal ≤ 8 s). Peer: the Chromium pair's calls, the same reading of its own "
+     "(cc_unconstrained_media_kbps) (goal ≤ 8 s; a side that never reaches it counts as the rest of the call). Peer: the Chromium pair's calls, the same reading of its own "
      "open-link rate."),
     ("cc_unconstrained_media_kbps", "The same calls: media received per second over the 10 s before the drop "
      "(2.5 Mbit/s link): what the call sends when nothing limits it."),

@@ -314,7 +314,9 @@ def step_figures(side, high_bps, down_at_ms, up_at_ms):
     before = [r for r in rates(side, received_bytes) if down_at_ms - 10_000 <= r[0] <= down_at_ms]
     open_rate = sorted(v for _, v in before)[len(before) // 2] if before else None
     delays = [(t, queue_delay(r)) for t, r in side if down_at_ms <= t <= up_at_ms]
-    recovery = None
+    # A side whose queue never stays under 50 ms counts as the whole window, not as no figure
+    # (left out, it would flatter the median).
+    recovery = (up_at_ms - down_at_ms) / 1000 if delays else None
     for i, (t, _) in enumerate(delays):
         if all(d is not None and d < 50 for _, d in delays[i:]):
             recovery = max(0.0, (t - down_at_ms) / 1000)
@@ -322,6 +324,8 @@ def step_figures(side, high_bps, down_at_ms, up_at_ms):
     ramp = None
     if open_rate:
         goal = 0.8 * min(0.8 * high_bps, open_rate)
+        # Never reached: the rest of the call, likewise.
+        ramp = (side[-1][0] - up_at_ms) / 1000 if side and side[-1][0] > up_at_ms else None
         for t, v in rates(side, received_bytes):
             if t > up_at_ms and v >= goal:
                 ramp = (t - up_at_ms) / 1000
