@@ -90,7 +90,7 @@ public struct CapacityTest: Sendable {
     private var random: SeededRandom
 
     /// The over-rate of each step of the staircase.
-    static let overRates = [1.15, 1.4, 2.0]
+    static let overRates = [1.15, 1.4]
     /// A report whose newest packets queued longer ends the test.
     public static let failQueueMs = 5.0
     /// No test until no report showed even `failQueueMs` of queue for this long: a sender whose

@@ -47,11 +47,13 @@ public struct StandingQueueDetector: Sendable {
     public mutating func update(_ packets: [SentPacketHistory.Feedback], now: Instant, deliveredRate: Double? = nil) -> Bool {
         var least: (delay: Double, size: Int)?
         var latest: [(delay: Double, size: Int)] = []
+        var largest: Double?
         for packet in packets {
             guard let arrival = packet.arrival else { continue }
             let delay = Double(arrival.nanoseconds) / 1e6 - packet.sendTime.milliseconds
             guard delay.isFinite else { continue }
             if least.map({ delay < $0.delay }) ?? true { least = (delay, packet.size) }
+            largest = max(largest ?? delay, delay)
             latest.append((delay, packet.size))
             if latest.count > Self.latestPackets { latest.removeFirst() }
             let second = packet.sendTime.nanoseconds / 1_000_000_000
@@ -66,11 +68,7 @@ public struct StandingQueueDetector: Sendable {
         baseDelayMs = minima.map(\.delayMs).min()
         guard let least, let base = baseDelayMs else { return standing(now: now) }
         queueDelayMs = max(0, least.delay - base - Self.transmissionMs(least.size, at: deliveredRate))
-        largestDelayMs = max(0, (packets.compactMap { packet -> Double? in
-            guard let arrival = packet.arrival else { return nil }
-            let delay = Double(arrival.nanoseconds) / 1e6 - packet.sendTime.milliseconds
-            return delay.isFinite ? delay : nil
-        }.max() ?? base) - base)
+        largestDelayMs = max(0, (largest ?? base) - base)
         latestQueueDelayMs = latest.map { max(0, $0.delay - base - Self.transmissionMs($0.size, at: deliveredRate)) }.min() ?? 0
         if queueDelayMs > Self.thresholdMs {
             if standingSince == nil { standingSince = now }
