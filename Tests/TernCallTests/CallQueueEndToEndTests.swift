@@ -82,7 +82,10 @@ struct CallQueueEndToEndTests {
             #expect(seen[index].states.withLock { $0 } == ["CONNECTING", "IN_PROGRESS"], "accepted without ringing")
             #expect(await customer.queueRequests.isEmpty)
             try await carol.hangUp()
-            #expect(await EndToEnd.eventually { seen[index].states.withLock { $0.last } == "ENDED" })
+            // Each end's ENDED reaches its watcher through its own event stream: wait for both.
+            #expect(await EndToEnd.eventually {
+                seen[index].states.withLock { $0.last } == "ENDED" && carolSeen.states.withLock { $0.last } == "ENDED"
+            })
         }
         #expect(carolSeen.states.withLock { $0 } == ["CONNECTING", "IN_PROGRESS", "ENDED", "CONNECTING", "IN_PROGRESS", "ENDED"])
         #expect(seen[0].positions == [1])
