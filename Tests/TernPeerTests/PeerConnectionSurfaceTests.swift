@@ -75,11 +75,13 @@ struct PeerConnectionSurfaceTests {
         #expect(await eventually { channel.readyState == .open }, "\(pair.diagnosis)")
         var tone = SineToneSource(frequency: 440)
         var pattern = TestPatternSource(width: 160, height: 120)
-        for _ in 0..<150 {  // three seconds: receiver reports come back, so remote-inbound-rtp exists
+        // Media flows until receiver reports came back (so remote-inbound-rtp exists) and the callee
+        // has both kinds; ten seconds at most, as a loaded machine can be slow to get there.
+        for _ in 0..<500 {
             try audio.sender.send(audio: tone.nextFrame())
             try video.sender.send(video: pattern.nextFrame())
             try await Task.sleep(for: .milliseconds(20))
-            if pair.caller.getStats().remoteInboundRTP.count == 2 { break }
+            if pair.caller.getStats().remoteInboundRTP.count == 2 && pair.callee.getStats().inboundRTP.count == 2 { break }
         }
         // The callee received; the caller's report then has both directions' entries.
         let report = pair.caller.getStats()

@@ -228,11 +228,15 @@ public struct BandwidthEstimator: Sendable {
             if deliveredSamples.count > 1_024 { deliveredSamples.removeFirst(deliveredSamples.count - 1_024) }
         }
         // Near a known capacity the capacity test looks for growth instead (`CapacityTest`),
-        // unless none could run lately (a path too noisy for one).
+        // unless none ran lately: the line-rate gate kept them off a path with a standing
+        // transmission delay (a plain queue), where no bucket can fool a probe. Never where a
+        // test ended lately or tests are paused: a test that met a queue early may have met a
+        // bucket its media had kept low, and the tokens refilled since would pass a probe at
+        // line rate (70–100 ms of queue in the lab's 500 kbit/s step); nor where a bucket was
+        // seen. There `KnownCapacity` counts the excess the media carries past the capacity.
         let paused = capacityTest.noBucketUntil.map { now < $0 } ?? false
-        let testedLately = !paused && (capacityTest.running != nil || capacityTest.lastEndedAt.map { now - $0 <= Self.queueingHold } ?? false)
-        // Where a bucket was seen, never: its refilled tokens pass a probe at line rate.
-        if delayBased.capacity.rate == nil || paused || (!testedLately && !capacityTest.bucketSeen) {
+        let testedLately = capacityTest.running != nil || capacityTest.lastEndedAt.map { now - $0 <= Self.queueingHold } ?? false
+        if delayBased.capacity.rate == nil || (!paused && !testedLately && !capacityTest.bucketSeen) {
             pendingProbes += probes.check(estimate: targetRate, deliveredPeak: deliveredSamples.map(\.rate).max(),
                                           limited: encodersLimited,
                                           queued: pathQueues(now: now) || overusedLately(now: now), now: now)
