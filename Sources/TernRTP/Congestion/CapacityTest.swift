@@ -12,8 +12,8 @@ public import TernCore
 /// milliseconds once the padding stops. It passes once what arrived over the capacity is half
 /// again as much as the largest bucket seen (`KnownCapacity.bucketBits`, 16 KiB before any):
 /// the capacity becomes what the test proved — what it delivered, less what a full bucket could
-/// have added over its span — and the next test, shorter, runs at 1.4 × and has to carry 2.5
-/// buckets over (`passBuckets`); two passes in a row
+/// have added over its span — and the next test, shorter, runs at 1.4 × what the first
+/// delivered and is judged against that (`staircaseBase`); two passes in a row
 /// hand over to probes and the multiplicative increase (`BandwidthEstimator`). A capacity read
 /// low (the rate a cut was taken from, not the link's) is corrected by one pass and one failure
 /// without a jump past the link.
@@ -83,6 +83,14 @@ public struct CapacityTest: Sendable {
     public private(set) var bucketSeen = false
     static let noBucketPause: Duration = .seconds(30)
     private var step = 0
+    /// What the last pass delivered: the next step's capacity. A capacity read low (a cut's
+    /// delivered rate, up to 15 % under the link) lets the first step pass on the link's
+    /// headroom alone, delivering all it sent; judged against what the first proved (that less
+    /// a bucket over its span), the second then passed on the headroom plus a full bucket (the
+    /// lab's 500 kbit/s TBF read as 411–419 kbit/s), and two passes declared growth that was not
+    /// there. Against what the first delivered, the headroom is gone: where the first passed
+    /// only on a bucket, that bucket is empty and the second fails at once.
+    private var staircaseBase: Double?
     private var noBucketFailuresInARow = 0
     /// Tests passed since the last failure.
     public private(set) var passesInARow = 0
@@ -93,13 +101,6 @@ public struct CapacityTest: Sendable {
 
     /// The over-rate of each step of the staircase.
     static let overRates = [1.15, 1.4]
-    /// Buckets' worth each step must carry over the capacity to pass. A capacity read low
-    /// (a cut's delivered rate, a few percent to 15 % under the link) lets the first step
-    /// pass on the link's headroom alone and prove little; the second, at 1.4 × what the first
-    /// proved, then passed on the headroom plus a full bucket wherever the capacity was ≥ 13 %
-    /// low (1.5 buckets: the lab's 500 kbit/s TBF, read as 419 kbit/s), and two passes declared
-    /// growth that was not there. At 2.5 buckets the capacity has to be ≥ 24 % low for that.
-    static let passBuckets = [1.5, 2.5]
     /// Failures without a bucket in a row (`noBucketPause`): a single one may be a bucket the
     /// media had kept low (the estimate near the link's rate refills it slowly).
     static let noBucketFailures = 2
@@ -140,7 +141,8 @@ public struct CapacityTest: Sendable {
         guard running == nil, capacity > 0, notBefore.map({ now >= $0 }) ?? true,
               noBucketUntil.map({ now >= $0 }) ?? true else { return nil }
         let bucket = max(bucketBits, Self.minimumBucketBits)
-        let passBits = Self.passBuckets[step] * bucket
+        let passBits = 1.5 * bucket
+        let capacity = step > 0 ? max(capacity, staircaseBase ?? capacity) : capacity
         // Fast enough that the pass fits in the longest test (at a low capacity the step's
         // over-rate could not outlast the bucket in time).
         let rate = min(maximumRate, max(Self.overRates[step] * capacity, capacity + passBits / Self.longest.seconds))
@@ -225,6 +227,7 @@ public struct CapacityTest: Sendable {
     /// again) starts at the first step.
     public mutating func abandonStaircase() {
         step = 0
+        staircaseBase = nil
         passesInARow = 0
     }
 
@@ -232,7 +235,8 @@ public struct CapacityTest: Sendable {
         running = nil
         lastEndedAt = now
         switch outcome {
-        case .passed:
+        case let .passed(delivered, _):
+            staircaseBase = delivered
             noBucketFailuresInARow = 0
             passes += 1
             passesInARow += 1
@@ -242,6 +246,7 @@ public struct CapacityTest: Sendable {
             failures += 1
             passesInARow = 0
             step = 0
+            staircaseBase = nil
             let spread = Double(random.next() % 1_000) / 1_000 * Self.retrySpread
             notBefore = now + Self.retryMinimum + .milliseconds(Int64(spread * 1000))
         }
