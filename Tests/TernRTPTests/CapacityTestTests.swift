@@ -8,6 +8,15 @@ import TernRTP
     static func at(_ milliseconds: Int64) -> Instant { .zero + .milliseconds(milliseconds) }
     static let bucket = 16_384.0 * 8
 
+    /// A test past 500 kbit/s started at 0 as cluster 1, its first packet sent as `firstSequence`.
+    static func sending(seed: UInt64, firstSequence: Int64) throws -> CapacityTest {
+        var test = CapacityTest(seed: seed)
+        let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 1, now: at(0))
+        _ = try #require(started)
+        test.sent(sequence: firstSequence, cluster: 1)
+        return test
+    }
+
     /// Feedback for `count` packets of `size` bytes from `first`, arriving `spacing` ms apart
     /// from `arrival` ms.
     static func packets(from first: Int64, count: Int, size: Int = 1_000, arrival: Int64, spacing: Int64) -> [SentPacketHistory.Feedback] {
@@ -42,10 +51,7 @@ import TernRTP
 
     @Test("a report whose newest packets queued over 5 ms fails the test; the next waits 3-5 s and starts again at 1.15 ×")
     func aQueueFailsTheTestAndTheNextWaits() throws {
-        var test = CapacityTest(seed: 3)
-        let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 1, now: Self.at(0))
-        _ = try #require(started)
-        test.sent(sequence: 100, cluster: 1)
+        var test = try Self.sending(seed: 3, firstSequence: 100)
         // 800 kbit/s arriving: a bucket's worth going over the capacity before the queue.
         let quiet = Self.packets(from: 100, count: 40, arrival: 0, spacing: 10)
         let result1 = test.judge(quiet, newestQueueDelayMs: 1, now: Self.at(200))
@@ -63,10 +69,7 @@ import TernRTP
 
     @Test("two queues in a row before a quarter of a bucket went over the capacity show no bucket (a plain queue, or jitter): no test for 30 s")
     func queuesWithoutABucketPauseTests() throws {
-        var test = CapacityTest(seed: 3)
-        let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 1, now: Self.at(0))
-        _ = try #require(started)
-        test.sent(sequence: 100, cluster: 1)
+        var test = try Self.sending(seed: 3, firstSequence: 100)
         let queued = Self.packets(from: 100, count: 10, arrival: 0, spacing: 14)
         let outcome = test.judge(queued, newestQueueDelayMs: 8, now: Self.at(200))
         #expect(outcome == .queued)
@@ -86,10 +89,7 @@ import TernRTP
 
     @Test("a queue in a report of packets sent before the test does not fail it")
     func aQueueBeforeTheTestIsNotItsOwn() throws {
-        var test = CapacityTest(seed: 3)
-        let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 1, now: Self.at(0))
-        _ = try #require(started)
-        test.sent(sequence: 100, cluster: 1)
+        var test = try Self.sending(seed: 3, firstSequence: 100)
         let before = Self.packets(from: 90, count: 10, arrival: 0, spacing: 14)
         let result4 = test.judge(before, newestQueueDelayMs: 12, now: Self.at(100))
         #expect(result4 == nil)
@@ -98,10 +98,7 @@ import TernRTP
 
     @Test("what arrives over the capacity past 1.5 buckets passes; the proven capacity is what arrived less a full bucket over the span; the next step runs at 1.4 × what arrived and is judged against that")
     func aPassProvesLessThanItDelivered() throws {
-        var test = CapacityTest(seed: 5)
-        let started = test.start(capacity: 500_000, bucketBits: 0, maximumRate: 2_500_000, id: 1, now: Self.at(0))
-        _ = try #require(started)
-        test.sent(sequence: 0, cluster: 1)
+        var test = try Self.sending(seed: 5, firstSequence: 0)
         // 1,000-byte packets every 12.5 ms: 640 kbit/s, 140 kbit/s over the capacity.
         var outcome: CapacityTest.Outcome?
         var sequence: Int64 = 0

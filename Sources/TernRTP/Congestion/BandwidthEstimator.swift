@@ -248,11 +248,10 @@ public struct BandwidthEstimator: Sendable {
     /// more, the estimate is near the capacity the path last showed and the path has not queued
     /// for `CapacityTest.quietTime`.
     private mutating func testCapacity(_ packets: [SentPacketHistory.Feedback], now: Instant) {
-        if let cluster = capacityTest.running?.cluster {
+        if let trial = capacityTest.running {
             if !encodersLimited {
                 capacityTest.abandon(now: now)
-            } else if let trial = capacityTest.running,
-                      let outcome = capacityTest.judge(packets, newestQueueDelayMs: delayBased.standingQueue.latestQueueDelayMs, now: now) {
+            } else if let outcome = capacityTest.judge(packets, newestQueueDelayMs: delayBased.standingQueue.latestQueueDelayMs, now: now) {
                 switch outcome {
                 case let .passed(_, proven):
                     delayBased.capacityTestPassed(delivered: proven, now: now)
@@ -270,7 +269,7 @@ public struct BandwidthEstimator: Sendable {
                     drain = (trial.capacity, now)
                 }
             }
-            if capacityTest.running == nil { endedClusters.append(cluster) }
+            if capacityTest.running == nil { endedClusters.append(trial.cluster) }
             return
         }
         let quiet = [lastQueueingAt, lastOverusedAt].allSatisfy { $0.map { now - $0 >= CapacityTest.quietTime } ?? true }

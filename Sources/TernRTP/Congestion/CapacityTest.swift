@@ -46,13 +46,20 @@ public struct CapacityTest: Sendable {
         /// What has to arrive over the capacity for a pass, bits, and the bucket it outlasts.
         public let passBits: Double
         let bucketBits: Double
-        let startedAt: Instant
         let deadline: Instant
         var firstSequence: Int64?
         var firstArrival: Duration?
         var lastArrival: Duration?
         /// Bytes that arrived after the first arrival.
         var arrivedBytes = 0
+
+        /// Seconds from the first arrival to the last, and the bits that arrived over the
+        /// capacity in them; nil before two arrivals apart.
+        var arrivals: (span: Double, excessBits: Double)? {
+            guard let firstArrival, let lastArrival, lastArrival > firstArrival else { return nil }
+            let span = (lastArrival - firstArrival).seconds
+            return (span, Double(arrivedBytes) * 8 - capacity * span)
+        }
     }
 
     /// How a test ended.
@@ -152,7 +159,7 @@ public struct CapacityTest: Sendable {
         // comes ~100 ms after it left, and the arrivals it is judged on start with the first.
         let duration = Duration.milliseconds(Int64(seconds * 1250))
         running = Trial(cluster: id, rate: rate, capacity: capacity, passBits: min(passBits, (rate - capacity) * seconds), bucketBits: bucket,
-                        startedAt: now, deadline: now + duration + .seconds(1))
+                        deadline: now + duration + .seconds(1))
         return ProbeCluster(id: id, rate: rate, duration: duration)
     }
 
@@ -167,8 +174,10 @@ public struct CapacityTest: Sendable {
     /// ends.
     public mutating func judge(_ packets: [SentPacketHistory.Feedback], newestQueueDelayMs: Double, now: Instant) -> Outcome? {
         guard var trial = running else { return nil }
+        var reported = false
         if let first = trial.firstSequence {
             for packet in packets where packet.sequence >= first {
+                reported = true
                 guard let arrival = packet.arrival else { continue }
                 if let start = trial.firstArrival {
                     trial.arrivedBytes += packet.size
@@ -181,16 +190,11 @@ public struct CapacityTest: Sendable {
             }
         }
         running = trial
-        let reported = trial.firstSequence.map { first in packets.contains { $0.sequence >= first } } ?? false
         if reported, newestQueueDelayMs > Self.failQueueMs {
             // A queue before a quarter of the smallest bucket arrived over the capacity: no
             // bucket hides the path's rate (a plain drop-tail queue, or a receiver's jitter) —
             // the cuts read its capacity, and tests here would only add to its queue.
-            var excess = 0.0
-            if let start = trial.firstArrival, let last = trial.lastArrival, last > start {
-                excess = Double(trial.arrivedBytes) * 8 - trial.capacity * (last - start).seconds
-            }
-            if excess < Self.minimumBucketBits / 4 {
+            if (trial.arrivals?.excessBits ?? 0) < Self.minimumBucketBits / 4 {
                 noBucketFailuresInARow += 1
                 if noBucketFailuresInARow >= Self.noBucketFailures { noBucketUntil = now + Self.noBucketPause }
             } else {
@@ -199,13 +203,9 @@ public struct CapacityTest: Sendable {
             }
             return end(.queued, now: now)
         }
-        if let start = trial.firstArrival, let last = trial.lastArrival, last > start {
-            let span = (last - start).seconds
-            let arrivedBits = Double(trial.arrivedBytes) * 8
-            if arrivedBits - trial.capacity * span >= trial.passBits {
-                let delivered = arrivedBits / span
-                return end(.passed(delivered: delivered, proven: delivered - trial.bucketBits / span), now: now)
-            }
+        if let (span, excessBits) = trial.arrivals, excessBits >= trial.passBits {
+            let delivered = Double(trial.arrivedBytes) * 8 / span
+            return end(.passed(delivered: delivered, proven: delivered - trial.bucketBits / span), now: now)
         }
         if now >= trial.deadline {
             // Never judged (its packets waited behind a full congestion window, or no feedback

@@ -160,7 +160,7 @@ public struct DelayBasedEstimator: Sendable {
 
     /// Whether a capacity test runs (its padding is not growth of its own, `KnownCapacity`).
     public mutating func setCapacityTesting(_ testing: Bool) {
-        if capacity.testing != testing { capacity.testing = testing }
+        capacity.testing = testing
     }
 
     /// Capacity tests passed twice in a row: the path grew well past the capacity it showed, and
