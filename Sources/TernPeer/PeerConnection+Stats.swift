@@ -28,7 +28,7 @@ extension PeerConnection {
             // The figures only, read under the transport's lock (not a copy of the estimator).
             let estimate = driver?.perform { core, _ -> EstimateFigures? in
                 guard !core.media.senders.isEmpty else { return nil }
-                return EstimateFigures(core.media.bandwidth)
+                return EstimateFigures(core.media.bandwidth, pacerQueuedBytes: core.media.pacer.queuedBytes)
             }
             var stats = CandidatePairStats(
                 totalRoundTripTime: pair.totalRoundTripTime.seconds, currentRoundTripTime: pair.roundTripTime?.seconds,
@@ -203,8 +203,10 @@ private struct EstimateFigures: Sendable {
     var lastProbe: Double?
     var testsPassed, testsFailed: Int
     var testRunning: Bool
+    var pacerQueued: Int
 
-    init(_ bandwidth: BandwidthEstimator) {
+    init(_ bandwidth: BandwidthEstimator, pacerQueuedBytes: Int) {
+        pacerQueued = pacerQueuedBytes
         target = bandwidth.targetRate
         delay = bandwidth.delayBased.rate
         loss = bandwidth.lossBased.rate
@@ -238,5 +240,6 @@ private struct EstimateFigures: Sendable {
         stats.capacityTestsPassed = testsPassed
         stats.capacityTestsFailed = testsFailed
         stats.capacityTestRunning = testRunning
+        stats.pacerQueuedBytes = pacerQueued
     }
 }

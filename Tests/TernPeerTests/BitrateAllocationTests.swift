@@ -12,16 +12,19 @@ import Testing
 
     @Test("a constrained path takes video down first; audio keeps its rate while the target is four times it")
     func videoGivesWayFirst() {
-        // 300 kbit/s: 270 for media, 32 for audio, 238 for video.
+        // 300 kbit/s: 32 for audio and 25.6 for its 50 packets' headers; 242.4 for video with
+        // its headers, 229 of it payload.
         #expect(BitrateAllocation(target: 300_000, audioBitrate: 32_000, videoBitrateKbps: 800)
-                == BitrateAllocation(audioBitsPerSecond: 32_000, videoKbps: 238))
+                == BitrateAllocation(audioBitsPerSecond: 32_000, videoKbps: 229))
         #expect(BitrateAllocation(target: 128_000, audioBitrate: 32_000, videoBitrateKbps: 800).audioBitsPerSecond == 32_000)
     }
 
     @Test("below that, audio takes a quarter of the target down to 16 kbit/s; video never under 50 kbit/s")
     func audioFloorAndVideoFloor() {
+        #expect(BitrateAllocation(target: 200_000, audioBitrate: 32_000, videoBitrateKbps: 800)
+                == BitrateAllocation(audioBitsPerSecond: 32_000, videoKbps: 134))
         #expect(BitrateAllocation(target: 100_000, audioBitrate: 32_000, videoBitrateKbps: 800)
-                == BitrateAllocation(audioBitsPerSecond: 25_000, videoKbps: 65))
+                == BitrateAllocation(audioBitsPerSecond: 25_000, videoKbps: 50))
         #expect(BitrateAllocation(target: 40_000, audioBitrate: 32_000, videoBitrateKbps: 800)
                 == BitrateAllocation(audioBitsPerSecond: 16_000, videoKbps: 50))
     }

@@ -77,7 +77,7 @@ struct BandwidthEstimatorTests {
         #expect(scenario.mean(after: 25).queueMs < 20, "queue \(scenario.mean(after: 25).queueMs) ms after the drain: \(scenario.samples(every: 1))")
     }
 
-    @Test("the lab's step: a token-bucket shaper (16 KiB bucket, 100 ms of queue) drops from 2.5 Mbit/s to 500 kbit/s: the queue is drained within 1.5 s, the bucket's overshoots and failed capacity tests after it stay under 35 ms, and the link is used")
+    @Test("the lab's step: a token-bucket shaper (16 KiB bucket, 100 ms of queue) drops from 2.5 Mbit/s to 500 kbit/s: the queue is drained within 1.5 s, failed capacity tests after it stay under 45 ms (each empties the bucket the hold under the capacity let refill), the media alone keeps no queue, and the link is used")
     func aShaperStepDrainsTheQueueAndKeepsItShort() {
         var scenario = Self.labStepDown(wants: 850_000, startRate: 900_000, maximumRate: 2_500_000)
         scenario.run(for: .seconds(30))
@@ -85,7 +85,10 @@ struct BandwidthEstimatorTests {
         let drained = after.first { $0.queueMs < 20 }.map { $0.time - 20 }
         #expect(drained.map { $0 <= 1.5 } ?? false, "under 20 ms \(drained ?? -1) s after the drop: \(scenario.samples(every: 1))")
         let peak = after.filter { $0.time > 20 + (drained ?? 30) }.map(\.queueMs).max() ?? 0
-        #expect(peak < 35, "peak queue after the drain \(Int(peak)) ms: \(scenario.samples(every: 1))")
+        #expect(peak < 45, "peak queue after the drain \(Int(peak)) ms: \(scenario.samples(every: 1))")
+        // Between the tests (each ~2 s of sending over the capacity, then its drain) no queue.
+        let queued = after.filter { $0.time > 27 && $0.queueMs > 5 }.count
+        #expect(queued <= 12, "\(queued) of 230 samples queued over 5 ms after 27 s: \(scenario.samples(every: 1))")
         let used = scenario.delivered(from: 25, to: 50).media / 500_000
         #expect(used >= 0.8, "link used \(used) after the drop: \(scenario.samples(every: 1))")
     }

@@ -96,4 +96,24 @@ import TernRTP
         let grewBelow = below.takeGrew()
         #expect(lateBelow == nil && !grewBelow && below.rate == nil, "forgotten, nothing to probe")
     }
+
+    @Test("after a capacity test met a queue past it the estimate holds at 98 % of the capacity, and bursts over it are no growth; a queue read again brings the plateau back")
+    func aTestThatQueuedHoldsTheEstimateUnderTheCapacity() {
+        var capacity = KnownCapacity()
+        capacity.seen(delivered: 500_000, now: Self.at(0))
+        capacity.testMetQueue()
+        var estimate = 480_000.0
+        var grew = false
+        for step in 1...200 {
+            // Frames' bursts: every other half-second window delivers 10 % over the estimate.
+            let delivered = step % 2 == 0 ? estimate * 1.1 : estimate * 0.9
+            let next = capacity.increase(from: estimate, delivered: delivered, elapsed: 0.1, now: Self.at(Int64(step) * 100))
+            grew = grew || next == nil || capacity.takeGrew()
+            estimate = next ?? estimate
+        }
+        #expect(!grew && estimate == 490_000, "20 s held at \(Int(estimate)), growth declared: \(grew)")
+        capacity.seen(delivered: 500_000, now: Self.at(20_100))
+        let (again, _) = Self.climb(&capacity, from: 500_000, start: 20_100, limit: 2_000)
+        #expect(again == 530_000, "the plateau 6 % over it once a queue read it (\(Int(again)))")
+    }
 }

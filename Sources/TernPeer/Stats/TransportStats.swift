@@ -91,6 +91,9 @@ public struct CandidatePairStats: Sendable, Encodable {
     public var capacityTestsPassed: Int?
     public var capacityTestsFailed: Int?
     public var capacityTestRunning: Bool?
+    /// Tern adds beyond W3C: bytes waiting in the pacer (media the encoders made that has not
+    /// left yet: a sender-side queue the round trip does not show).
+    public var pacerQueuedBytes: Int?
 }
 
 /// W3C `RTCIceCandidateStats` (`local-candidate` or `remote-candidate`).

@@ -105,11 +105,21 @@ public struct BandwidthEstimator: Sendable {
     /// `CapacityTest.drainTime` while its queue drains, then the capacity itself for
     /// `CapacityTest.settleTime` — what the encoders made meanwhile leaves at the rate the
     /// bottleneck takes instead of in bursts its emptied bucket cannot absorb.
+    ///
+    /// After that, while the estimate is held under a capacity a test met a queue past
+    /// (`KnownCapacity.testMetQueue`) and no test runs, at most the capacity: the media
+    /// runs within a few percent of the link with the bucket about empty, and a frame paced at
+    /// 2.5 × the estimate would wait at the bottleneck, in front of the audio and the other
+    /// direction's feedback, instead of here (in the lab's 500 kbit/s step each end's queue rose
+    /// to 55–70 ms as the ceiling lifted).
     public func pacingCeiling(now: Instant) -> Double? {
-        guard let drain else { return nil }
-        let since = now - drain.at
-        if since < CapacityTest.drainTime { return CapacityTest.drainShare * drain.capacity }
-        return since < CapacityTest.settleTime ? drain.capacity : nil
+        if let drain {
+            let since = now - drain.at
+            if since < CapacityTest.drainTime { return CapacityTest.drainShare * drain.capacity }
+            if since < CapacityTest.settleTime { return drain.capacity }
+        }
+        guard delayBased.capacity.heldByTest, capacityTest.running == nil else { return nil }
+        return delayBased.capacity.rate
     }
 
     /// The rate to send at now, bits per second.
@@ -215,6 +225,7 @@ public struct BandwidthEstimator: Sendable {
         if max(delayBased.standingQueue.queueDelayMs, delayBased.standingQueue.latestQueueDelayMs) >= CapacityTest.failQueueMs {
             lastQueuedAt = now
         }
+        pendingProbes += probes.retryLost(now: now)
         testCapacity(packets, now: now)
         delayBased.setCapacityTesting(capacityTest.isSending)
         if delayBased.takeCapacityGrew(), encodersLimited {
@@ -258,15 +269,18 @@ public struct BandwidthEstimator: Sendable {
                     if capacityTest.passesInARow >= CapacityTest.passesToProbe {
                         capacityTest.abandonStaircase()
                         delayBased.capacityOutgrown(now: now)
-                        pendingProbes += probes.capacityGrew(estimate: targetRate, now: now)
+                        pendingProbes += probes.capacityGrew(estimate: targetRate, provenByTests: true, now: now)
                     }
                 case .failed:
                     break
-                case .queued:
+                case let .queued(pastBucket):
                     // The test emptied the bucket and left a queue; media at the capacity would
                     // keep it (each frame's burst queues behind an empty bucket): under it for a
-                    // moment, whatever the encoders made meanwhile.
+                    // moment, whatever the encoders made meanwhile. Where the queue came past a
+                    // bucket the capacity is the link's: no higher than just under it after that
+                    // (not where it came at once: a receiver's jitter is no link).
                     drain = (trial.capacity, now)
+                    if pastBucket { delayBased.capacityTestQueued() }
                 }
             }
             if capacityTest.running == nil { endedClusters.append(trial.cluster) }

@@ -179,6 +179,13 @@ public struct DelayBasedEstimator: Sendable {
         lastIncrease = now
     }
 
+    /// A capacity test met a queue past the capacity: the path has no room over it, and the rate
+    /// holds just under it (`KnownCapacity.testMetQueue`).
+    public mutating func capacityTestQueued() {
+        capacity.testMetQueue()
+        if let known = capacity.rate { rate = max(minimumRate, min(rate, KnownCapacity.heldShare * known)) }
+    }
+
     /// Whether the rate has outgrown the capacity it knew since the last call: a probe can find
     /// how far the path grew instead of the 8 %-a-second increase.
     public mutating func takeCapacityGrew() -> Bool { capacity.takeGrew() }

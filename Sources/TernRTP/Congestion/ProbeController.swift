@@ -43,6 +43,7 @@ public struct ProbeCluster: Sendable, Equatable {
 /// probes there only once the estimate has grown well past the capacity the path last showed
 /// without a queue building (`capacityGrew`): by then a bucket would have been emptied. After
 /// a drop without a queue (random loss), `check` probes every 5 s until the rate is back.
+/// A run the capacity tests called for (`capacityGrew`) retries a cluster that fell short.
 public struct ProbeController: Sendable {
     public let maximumRate: Double
     private var nextID = 1
@@ -52,6 +53,14 @@ public struct ProbeController: Sendable {
     /// The highest cluster of the current run, waiting for its result.
     private var awaiting: (cluster: Int, rate: Double, since: Instant)?
     private var lastProbe: Instant?
+    /// Clusters the current run may send again at the same rate when one falls short or its
+    /// result never comes (`capacityGrew` after capacity tests proved growth).
+    private var retriesLeft = 0
+    /// A run after capacity tests proved growth retries a cluster this often: a 15 ms cluster
+    /// measures the sender's scheduling as much as the path (on a busy 2-core host a third of
+    /// them in the lab's step up measured 0.6 of their rate or gave no result, and the estimate
+    /// was left to its 8 % a second: 2.5 Mbit/s 5–9 s later than with the probes).
+    static let grewRetries = 2
     public static let recoveryInterval: Duration = .seconds(5)
     /// A cluster whose result has not come in this long is given up on.
     static let resultTimeout: Duration = .seconds(1)
@@ -64,6 +73,7 @@ public struct ProbeController: Sendable {
     public mutating func start(startRate: Double, now: Instant) -> [ProbeCluster] {
         guard !started else { return [] }
         started = true
+        retriesLeft = 0
         return clusters([3 * startRate, 6 * startRate], now: now)
     }
 
@@ -74,9 +84,22 @@ public struct ProbeController: Sendable {
         guard let awaiting, awaiting.cluster == cluster else { return [] }
         guard measured >= 0.7 * awaiting.rate, awaiting.rate < maximumRate else {
             self.awaiting = nil
-            return []
+            return retry(awaiting.rate, now: now)
         }
         return clusters([2 * applied], now: now)
+    }
+
+    /// Called with each feedback: the current run's highest cluster again if its result has not
+    /// come within `resultTimeout` and the run may retry (`capacityGrew`).
+    public mutating func retryLost(now: Instant) -> [ProbeCluster] {
+        guard retriesLeft > 0, let awaiting, now - awaiting.since >= Self.resultTimeout else { return [] }
+        return retry(awaiting.rate, now: now)
+    }
+
+    private mutating func retry(_ rate: Double, now: Instant) -> [ProbeCluster] {
+        guard retriesLeft > 0 else { return [] }
+        retriesLeft -= 1
+        return clusters([rate], now: now)
     }
 
     /// Called with each feedback: a recovery cluster when the estimate has fallen under half of
@@ -91,15 +114,20 @@ public struct ProbeController: Sendable {
         else { return [] }
         if let awaiting, now - awaiting.since < Self.resultTimeout { return [] }
         if let lastProbe, now - lastProbe < Self.recoveryInterval { return [] }
+        retriesLeft = 0
         return clusters([2 * estimate], now: now)
     }
 
     /// The estimate outgrew the capacity the path showed at its last queue
     /// (`DelayBasedEstimator.takeCapacityGrew`): a cluster at 2 × `estimate`, and on from its
     /// result as at the start, unless a run is still waiting for its result.
-    public mutating func capacityGrew(estimate: Double, now: Instant) -> [ProbeCluster] {
+    /// `provenByTests`: capacity tests passed past it (`CapacityTest`), so a cluster that falls
+    /// short is retried (`grewRetries`); growth read from the excess alone (`KnownCapacity`) is
+    /// less sure, and a receiver's jitter can make that excess.
+    public mutating func capacityGrew(estimate: Double, provenByTests: Bool = false, now: Instant) -> [ProbeCluster] {
         guard started, estimate < maximumRate else { return [] }
         if let awaiting, now - awaiting.since < Self.resultTimeout { return [] }
+        retriesLeft = provenByTests ? Self.grewRetries : 0
         return clusters([2 * estimate], now: now)
     }
 
