@@ -101,7 +101,7 @@ import TernRTP
     func aTestThatQueuedHoldsTheEstimateUnderTheCapacity() {
         var capacity = KnownCapacity()
         capacity.seen(delivered: 500_000, now: Self.at(0))
-        capacity.testMetQueue()
+        _ = capacity.testMetQueue()
         var estimate = 480_000.0
         var grew = false
         for step in 1...200 {

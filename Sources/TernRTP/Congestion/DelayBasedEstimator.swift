@@ -182,8 +182,7 @@ public struct DelayBasedEstimator: Sendable {
     /// A capacity test met a queue past the capacity: the path has no room over it, and the rate
     /// holds just under it (`KnownCapacity.testMetQueue`).
     public mutating func capacityTestQueued() {
-        capacity.testMetQueue()
-        if let known = capacity.rate { rate = max(minimumRate, min(rate, KnownCapacity.heldShare * known)) }
+        if let held = capacity.testMetQueue() { rate = max(minimumRate, min(rate, held)) }
     }
 
     /// Whether the rate has outgrown the capacity it knew since the last call: a probe can find

@@ -62,7 +62,7 @@ public struct KnownCapacity: Sendable {
     /// tokens. In the lab's 1 Mbit/s calls 0.95 used 0.845 of the link (queue p95 2–9 ms), 0.97
     /// 0.865, 0.98 0.883 (queue p95 10 ms); at 500 kbit/s 0.98 let one side of six cut once from
     /// the media's own queue.
-    public static let heldShare = 0.98
+    static let heldShare = 0.98
     /// The least excess taken as proof that the capacity grew, before any bucket was measured:
     /// half again as much as the 16 KiB Linux's TBF is commonly given (the lab's).
     static let minimumBucket = 1.5 * 16_384 * 8
@@ -76,12 +76,7 @@ public struct KnownCapacity: Sendable {
         let withinMemory = seenAt.map { now - $0 < Self.memory } ?? false
         let soonAfterOutgrown = outgrownAt.map { now - $0 < Self.falseGrowth } ?? false
         if withinMemory || soonAfterOutgrown { bucketBits = max(bucketBits, excessBits) }
-        rate = delivered
-        seenAt = now
-        nearAt = now
-        excessBits = 0
-        outgrownAt = nil
-        heldByTest = false
+        read(delivered, now: now)
     }
 
     /// The estimate after `elapsed` seconds of increase from `estimate` near the capacity, with
@@ -116,16 +111,24 @@ public struct KnownCapacity: Sendable {
     /// `heldShare` of it, no plateau over it, until a queue or a passed test reads it again. In the
     /// lab's 500 kbit/s step the climb to the plateau after such a test queued 60–80 ms within
     /// 2 s: the test had emptied the bucket, and the capacity was read within 2 % of the link.
-    /// Just under it the bucket refills while the next test waits.
-    public mutating func testMetQueue() {
-        guard rate != nil else { return }
+    /// Just under it the bucket refills while the next test waits. Returns the rate to hold at
+    /// (nil: no capacity known).
+    public mutating func testMetQueue() -> Double? {
+        guard let rate else { return nil }
         heldByTest = true
+        return Self.heldShare * rate
     }
 
     /// A capacity test saw the path carry `delivered` bits per second over the capacity
     /// without a queue: that is the capacity now (the bucket measured stays).
     public mutating func raise(to delivered: Double, now: Instant) {
         guard delivered > (rate ?? 0) else { return }
+        read(delivered, now: now)
+    }
+
+    /// The capacity is `delivered` as of `now`: excess counted from here, growth and the hold
+    /// undone.
+    private mutating func read(_ delivered: Double, now: Instant) {
         rate = delivered
         seenAt = now
         nearAt = now

@@ -73,7 +73,6 @@ public struct ProbeController: Sendable {
     public mutating func start(startRate: Double, now: Instant) -> [ProbeCluster] {
         guard !started else { return [] }
         started = true
-        retriesLeft = 0
         return clusters([3 * startRate, 6 * startRate], now: now)
     }
 
@@ -92,7 +91,7 @@ public struct ProbeController: Sendable {
     /// Called with each feedback: the current run's highest cluster again if its result has not
     /// come within `resultTimeout` and the run may retry (`capacityGrew`).
     public mutating func retryLost(now: Instant) -> [ProbeCluster] {
-        guard retriesLeft > 0, let awaiting, now - awaiting.since >= Self.resultTimeout else { return [] }
+        guard let awaiting, now - awaiting.since >= Self.resultTimeout else { return [] }
         return retry(awaiting.rate, now: now)
     }
 
