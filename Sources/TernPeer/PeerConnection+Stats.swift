@@ -106,7 +106,8 @@ extension PeerConnection {
             retransmittedChunks: counters.retransmittedChunks, fastRecoveries: counters.fastRecoveries,
             retransmissionTimeouts: counters.retransmissionTimeouts, slowStartExitsOnDelay: counters.slowStartExitsOnDelay,
             malformedPacketsDropped: counters.malformedPackets, badVerificationTags: counters.badVerificationTag,
-            rejectedCookies: counters.rejectedCookies, fragmentsRefused: counters.fragmentsRefused,
+            rejectedCookies: counters.rejectedCookies, dataChunksBeyondWindow: counters.dataChunksBeyondWindow,
+            fragmentsRefused: counters.fragmentsRefused,
             renegedFragments: counters.renegedFragments, renegedByPeer: counters.renegedByPeer,
             establishedWithoutHandshake: withoutHandshake,
             oversizedControlChunksDropped: counters.oversizedControlChunksDropped)

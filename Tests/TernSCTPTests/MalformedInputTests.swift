@@ -139,8 +139,9 @@ import TernCore
     }
 
     /// A peer that ignores a_rwnd and streams an endless message (B, never E) cannot make the
-    /// receiver buffer more than its receive buffer plus one max-size message.
-    @Test func peerIgnoringTheReceiveWindowCannotExhaustMemory() throws {
+    /// receiver buffer more than its receive buffer plus one max-size message; what it refuses is
+    /// counted.
+    @Test func peerIgnoringTheReceiveWindowCannotExhaustMemoryAndItsRefusedChunksAreCounted() throws {
         var small = SCTPAssociationConfig.testDefault(seed: 8)
         small.receiveWindow = 64 * 1024
         small.maxMessageSize = 64 * 1024
@@ -161,6 +162,9 @@ import TernCore
         }
         #expect(h.b.reassembly.bufferedBytes <= h.b.receiveBufferSize + small.maxMessageSize)
         #expect(h.b.reassembly.bufferedBytes > 64 * 1024, "in-order probes were accepted up to the cap")
+        let accepted = Int(h.b.received.cumulative &- template.tsn)
+        #expect(accepted < 1000)
+        #expect(h.b.stats.dataChunksBeyondWindow == 1000 - accepted, "every chunk refused is counted")
     }
 
     @Test func scatteredTSNsCannotGrowGapBookkeepingWithoutBound() throws {

@@ -20,6 +20,8 @@ public struct SCTPTransportStats: Sendable, Encodable {
     public var malformedPacketsDropped: Int
     public var badVerificationTags: Int
     public var rejectedCookies: Int
+    /// DATA chunks dropped because the receive buffer was full (the peer sent past a_rwnd).
+    public var dataChunksBeyondWindow: Int
     public var fragmentsRefused: Int
     public var renegedFragments: Int
     public var renegedByPeer: Int

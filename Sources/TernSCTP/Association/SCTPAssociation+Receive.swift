@@ -140,6 +140,7 @@ extension SCTPAssociation {
         let wouldBuffer = reassembly.bufferedBytes + undeliveredBytes + applicationBacklogBytes + charge
         if wouldBuffer > receiveBufferSize,
            tsn != received.cumulative &+ 1 || wouldBuffer > receiveBufferSize + config.maxMessageSize {
+            stats.dataChunksBeyondWindow += 1
             sackImmediately = true
             sackNeeded = true
             return

@@ -10,6 +10,10 @@ public struct SCTPAssociationStats: Sendable, Equatable {
     public var staleCookieRestarts = 0
     /// DATA chunks received twice.
     public var duplicateDataChunks = 0
+    /// DATA chunks not taken because they would have overfilled the receive buffer (RFC 9260
+    /// §6.2: past the advertised window only the next in-order TSN is accepted); the peer has to
+    /// send them again, or abandons them if its partial reliability says so.
+    public var dataChunksBeyondWindow = 0
     /// DATA fragments not taken because the reassembly queue held its maximum number of
     /// fragments (`ReassemblyQueue.maxFragments`); the peer has to send them again.
     public var fragmentsRefused = 0

@@ -154,6 +154,7 @@ enum StatsLine {
             "sctpCongestionWindow": sctp.map { .int($0.congestionWindow) } ?? .null,
             "sctpSmoothedRttMs": sctpRttMs.map { .number($0) } ?? .null,
             "sctpRetransmittedChunks": sctp.map { .int($0.retransmittedChunks) } ?? .null,
+            "sctpDataChunksBeyondWindow": sctp.map { .int($0.dataChunksBeyondWindow) } ?? .null,
             "availableOutgoingBitrate": estimate.map { .number($0) } ?? .null,
             "videoTargetBitrate": videoOut?.targetBitrate.map { .number($0) } ?? .null,
             "videoFrameWidthSent": videoOut?.frameWidth.map { .int($0) } ?? .null,
