@@ -21,7 +21,8 @@ What it verifies (each a named check in the result):
   one binary message at the remote's max-message-size; the remote (tern peer --echo) must
   return each byte for byte, in order. The unordered channel must return every message
   (any order); the maxRetransmits: 0 channel must return only messages that were sent, each
-  intact and at most once (loss allowed).
+  intact and at most once (loss allowed; aiortc sends them last, and the peer waits for them
+  until 2 s pass without one once the reliable and unordered echoes are all back).
 - echo (--echo): sends back every message on every channel the remote opens (not
   'manage-call'), and counts them.
 - lifecycle (--on-invite reject|ignore, --cancel-after S, --hangup-after S): the signaling
