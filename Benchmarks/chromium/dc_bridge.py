@@ -141,6 +141,9 @@ def main():
                 print(f"dc_bridge[{args.role}]: chromium exited ({chrome.returncode})", file=sys.stderr)
                 return 1
         return 0
+    except KeyboardInterrupt:  # two_process_bench ends a pair that hung this way
+        print(f"dc_bridge[{args.role}]: interrupted", file=sys.stderr)
+        return 130
     finally:
         try:
             os.killpg(chrome.pid, 9)
