@@ -9,11 +9,12 @@ public import TernCore
 /// a cluster at `overRates[0]` × the capacity (padding where the media does not fill it, every
 /// packet paced at that rate), stopped at the first report whose newest packets queued over
 /// `failQueueMs` — about one packet of queue at 500 kbit/s, drained within a few hundred
-/// milliseconds once the padding stops. It passes once what arrived over the capacity is half
-/// again as much as the largest bucket seen (`KnownCapacity.bucketBits`, 16 KiB before any):
-/// the capacity becomes what the test proved — what it delivered, less what a full bucket could
-/// have added over its span — and the next test, shorter, runs at 1.25 × what the first
-/// delivered and is judged against that (`staircaseBase`); two passes in a row
+/// milliseconds once the padding stops. The first step passes once what arrived over the
+/// capacity is as much as the largest bucket seen (`KnownCapacity.bucketBits`, 16 KiB before
+/// any): the capacity becomes what the test proved — what it delivered, less what a full bucket
+/// could have added over its span — and the next test, shorter, runs at 1.25 × what the first
+/// delivered, is judged against that (`staircaseBase`) and passes at half again a bucket
+/// (`passBuckets`); two passes in a row
 /// hand over to probes and the multiplicative increase (`BandwidthEstimator`). A capacity read
 /// low (the rate a cut was taken from, not the link's) is corrected by one pass and one failure
 /// without a jump past the link.
@@ -118,6 +119,15 @@ public struct CapacityTest: Sendable {
     /// wherever the first passed on a capacity read low, and at 1.4 × it queued 35–50 ms in the
     /// lab's 500 kbit/s step (one direction; the round trip carries both).
     static let overRates = [1.15, 1.25]
+    /// What each step has to deliver over its capacity to pass, in buckets. A full bucket alone
+    /// can bring the first step to a pass just before its queue shows; the second step, judged
+    /// against what the first delivered, then meets an empty bucket at once and fails — so the
+    /// first step need not outlast more than one bucket, and the second must outlast one with a
+    /// margin (1.5 × is what tells a bucket from growth where the first passed on it). In the
+    /// lab's step up (500 kbit/s → 2.5 Mbit/s) the first step at 1.5 buckets took ~3 s of a
+    /// ramp of 8.8 s (median of 12 sides); at one bucket the ramp was 6.9 s (18 sides), and
+    /// the second steps that failed after a first passed on a bucket queued 30–45 ms.
+    static let passBuckets = [1.0, 1.5]
     /// Failures without a bucket in a row (`noBucketPause`): a single one may be a bucket the
     /// media had kept low (the estimate near the link's rate refills it slowly).
     static let noBucketFailures = 2
@@ -158,7 +168,7 @@ public struct CapacityTest: Sendable {
         guard running == nil, capacity > 0, notBefore.map({ now >= $0 }) ?? true,
               noBucketUntil.map({ now >= $0 }) ?? true else { return nil }
         let bucket = max(bucketBits, Self.minimumBucketBits)
-        let passBits = 1.5 * bucket
+        let passBits = Self.passBuckets[step] * bucket
         let capacity = step > 0 ? max(capacity, staircaseBase ?? capacity) : capacity
         // Fast enough that the pass fits in the longest test (at a low capacity the step's
         // over-rate could not outlast the bucket in time).
