@@ -121,7 +121,7 @@ def main():
     else:
         parent_cmd = [*bridge, "--role", "parent", "--loopback-only", *page]
         child_cmd = [*bridge, "--role", "child", "--loopback-only"]
-    result = {}
+    result = None
     for attempt in range(1, args.attempts + 1):
         result = measure(parent_cmd, child_cmd, args.timeout)
         if result is not None:

@@ -410,19 +410,14 @@ class Peer(SignalingPeer):
             now = time.monotonic()
             if reliable_done is None and len(received["aio-reliable"]) >= len(sent["aio-reliable"]):
                 reliable_done = now
-            unordered_done = len(received["aio-unordered"]) >= len(sent["aio-unordered"])
+            others_done = reliable_done is not None and len(received["aio-unordered"]) >= len(sent["aio-unordered"])
             # aiortc sends one queue in order: the maxRetransmits-0 messages leave after the
             # reliable and unordered ones, so their silence is timed from when those are back.
-            if reliable_done is not None and unordered_done and rtx0_progress is None:
+            if others_done and (rtx0_progress is None or len(received["aio-rtx0"]) != rtx0_seen):
                 rtx0_progress = now
-            if len(received["aio-rtx0"]) != rtx0_seen:
-                rtx0_seen = len(received["aio-rtx0"])
-                if rtx0_progress is not None:
-                    rtx0_progress = now
+            rtx0_seen = len(received["aio-rtx0"])
             # maxRetransmits 0 may lose messages for good: stop 2 s after its last arrival.
-            rtx0_over = len(received["aio-rtx0"]) >= len(sent["aio-rtx0"]) or (
-                rtx0_progress is not None and now - rtx0_progress > 2)
-            if reliable_done is not None and unordered_done and rtx0_over:
+            if others_done and (rtx0_seen >= len(sent["aio-rtx0"]) or now - rtx0_progress > 2):
                 break
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.3)  # stragglers
